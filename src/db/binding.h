@@ -1,0 +1,180 @@
+// The binding SDK: everything a new store binding needs, and nothing else.
+//
+// A binding is a `Store` (one per process, opened once, shared and
+// thread-safe) that hands out `Session`s (one per client thread, used by that
+// thread only, never concurrently). Sessions perform operations and return a
+// one-byte Status; they never time themselves (the runner's measured wrapper
+// does) and never throw on the hot path. Field names and values travel as
+// string_views into buffers owned by the caller; results are written into a
+// caller-owned RecordSet that is reused across operations, so a session that
+// does not allocate itself keeps the hot path allocation-free.
+//
+// Adding a binding: one file in src/db/ that defines a `BindingInfo` and
+// one line `STOREBENCH_BINDING(name)` in src/db/bindings.def.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/properties.h"
+#include "core/status.h"
+
+namespace storebench {
+
+// One field of a record: name and value, viewed (not owned).
+struct Field {
+  std::string_view name;
+  std::string_view value;
+};
+
+// Which fields a read or scan returns: all of them, or the named ones.
+struct FieldSelector {
+  bool all = true;
+  std::span<const std::string_view> names;  // used when !all
+
+  bool Wants(std::string_view name) const {
+    if (all) return true;
+    for (auto n : names) {
+      if (n == name) return true;
+    }
+    return false;
+  }
+};
+
+// Records returned by read/scan. Owns its bytes in one arena that keeps its
+// capacity across Clear(), so steady-state use does not allocate.
+// Not thread-safe; one per session/thread.
+class RecordSet {
+ public:
+  void Clear() {
+    arena_.clear();
+    fields_.clear();
+    records_.clear();
+  }
+  // Starts a new record with the given key; fields added next belong to it.
+  void BeginRecord(std::string_view key) {
+    records_.push_back({Append(key), fields_.size(), 0});
+  }
+  void AddField(std::string_view name, std::string_view value) {
+    if (records_.empty()) BeginRecord({});
+    fields_.push_back({Append(name), Append(value)});
+    records_.back().field_count++;
+  }
+
+  std::size_t record_count() const { return records_.size(); }
+  std::string_view key(std::size_t r) const { return View(records_[r].key); }
+  std::size_t field_count(std::size_t r) const { return records_[r].field_count; }
+  Field field(std::size_t r, std::size_t i) const {
+    const auto& f = fields_[records_[r].first_field + i];
+    return {View(f.name), View(f.value)};
+  }
+  // The value of field `name` in record r, if present.
+  std::optional<std::string_view> Find(std::size_t r, std::string_view name) const {
+    for (std::size_t i = 0; i < field_count(r); ++i) {
+      Field f = field(r, i);
+      if (f.name == name) return f.value;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  struct Span {
+    std::size_t off, len;
+  };
+  struct Rec {
+    Span key;
+    std::size_t first_field;
+    std::size_t field_count;
+  };
+  struct FieldSpan {
+    Span name, value;
+  };
+  Span Append(std::string_view s) {
+    Span sp{arena_.size(), s.size()};
+    arena_.append(s.data(), s.size());
+    return sp;
+  }
+  std::string_view View(Span s) const { return std::string_view(arena_).substr(s.off, s.len); }
+
+  std::string arena_;
+  std::vector<FieldSpan> fields_;
+  std::vector<Rec> records_;
+};
+
+// Per-thread connection/handle to a store. Used by one thread at a time.
+// Statuses: OK, NOT_FOUND (read/update/delete of a missing key), ERROR, ...
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  // Reads one record into out (cleared first). NOT_FOUND if absent.
+  virtual Status Read(std::string_view table, std::string_view key, const FieldSelector& fields,
+                      RecordSet* out) = 0;
+  // Reads up to `count` records in key order starting at start_key (inclusive).
+  virtual Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count,
+                      const FieldSelector& fields, RecordSet* out) = 0;
+  // Sets the given fields of an existing record, keeping the others
+  // (YCSB semantics). NOT_FOUND when the record does not exist is allowed.
+  virtual Status Update(std::string_view table, std::string_view key, std::span<const Field> values) = 0;
+  // Creates (or overwrites) a record with exactly these fields.
+  virtual Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) = 0;
+  virtual Status Delete(std::string_view table, std::string_view key) = 0;
+};
+
+// What a store can do; checked before a run so that an unsupported
+// operation is reported once, up front, rather than as millions of errors.
+struct Capabilities {
+  bool scan = true;
+  bool persistent = false;  // data survives the process (load then run in two processes)
+};
+
+// The shared engine handle: opened once per process, thread-safe.
+class Store {
+ public:
+  virtual ~Store() = default;
+  // A new session for client thread `thread_id`. Throws SetupError.
+  virtual std::unique_ptr<Session> NewSession(int thread_id) = 0;
+  virtual Capabilities capabilities() const { return {}; }
+  // Bytes the store occupies on disk, where that means something.
+  virtual std::optional<std::uint64_t> DiskUsageBytes() { return std::nullopt; }
+  // Flushes and closes. Called once after all sessions are gone.
+  virtual void Close() {}
+  // Engine-specific figures for the JSON result (name, value).
+  virtual std::vector<std::pair<std::string, std::string>> Stats() { return {}; }
+};
+
+// A property a binding understands, documented for `storebench list`.
+struct PropertySpec {
+  std::string name;           // full name, e.g. "rocksdb.dir"
+  std::string default_value;  // as text; "" when none
+  std::string help;           // one line
+};
+
+// How the process will use the store.
+struct OpenContext {
+  bool loading = false;   // true for `load` (and the load half of `bench`)
+  int thread_count = 1;
+};
+
+// A registered binding: its name, its documented properties and how to open it.
+struct BindingInfo {
+  std::string name;
+  std::string summary;
+  std::vector<PropertySpec> properties;
+  // Opens the store. Reads its own properties through the typed getters of
+  // `props` (which marks them known). Throws ConfigError for a bad property
+  // and SetupError for a store that cannot be opened.
+  std::function<std::unique_ptr<Store>(const Properties& props, const OpenContext& ctx)> open;
+  // True when the binding keeps data in `NAME.dir` (the CLI supplies the
+  // default dir, or a temporary one for `bench`).
+  bool uses_dir = false;
+};
+
+}  // namespace storebench

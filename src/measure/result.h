@@ -1,0 +1,74 @@
+// The result of one phase (load or run): what the reporters print and the
+// JSON file holds. Filled by the runner after the phase; plain data.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+#include "measure/histogram.h"
+
+namespace storebench {
+
+// One operation type's figures, e.g. "READ", "READ-FAILED", "UPDATE".
+struct OpResult {
+  std::string name;        // YCSB's measurement name
+  Histogram service;       // latency from the actual start of the call (ns)
+  Histogram intended;      // latency from the operation's intended start (ns); == service without -target
+  // Return-code counts for the base operation (YCSB prints them in the
+  // base block: [READ], Return=NOT_FOUND, 3); index = Status::Code.
+  std::array<std::uint64_t, Status::kNumCodes> return_codes{};
+};
+
+// One second (interval) of the run, merged over all threads.
+struct IntervalPoint {
+  double t_s = 0;          // seconds since the phase started, at the end of the interval
+  std::uint64_t operations = 0;
+  double ops_per_s = 0;
+  struct Op {
+    std::string name;
+    std::uint64_t count = 0;
+    double mean_us = 0;
+    double p50_us = 0;
+    double p99_us = 0;
+    double max_us = 0;
+  };
+  std::vector<Op> ops;
+};
+
+struct PhaseResult {
+  std::string phase;                // "load" or "run"
+  std::string binding;
+  int threads = 1;
+  double target_ops_per_s = 0;      // 0 = unthrottled
+  std::string measurement_interval = "op";  // op | intended | both
+  std::vector<double> percentiles = {50, 95, 99};  // hdrhistogram.percentiles
+  std::int64_t start_unix_ms = 0;
+  std::int64_t runtime_ms = 0;
+  std::uint64_t operations = 0;     // all operations done (ok or not)
+  double throughput_ops_per_s = 0;
+  bool interrupted = false;         // stopped by SIGINT/SIGTERM: partial results
+  std::string stop_reason;          // "operationcount", "maxexecutiontime", "signal", ...
+  std::vector<OpResult> ops;        // stable order (see runner)
+  std::vector<IntervalPoint> series;
+  std::optional<std::uint64_t> disk_bytes;  // store size on disk after the phase
+  std::vector<std::pair<std::string, std::string>> store_stats;
+  std::uint64_t integrity_failures = 0;     // dataintegrity mismatches
+  std::vector<std::string> notes;           // e.g. accepted-but-ignored properties
+};
+
+// Everything written to the JSON result file.
+struct RunReport {
+  std::string tool_version;
+  std::string command;                       // load | run | bench
+  std::string binding;
+  std::vector<std::pair<std::string, std::string>> properties;  // every property in force
+  std::vector<std::pair<std::string, std::string>> host;        // hostname, cpus, kernel, ...
+  std::vector<PhaseResult> phases;
+};
+
+}  // namespace storebench
