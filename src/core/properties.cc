@@ -125,14 +125,21 @@ void Properties::Fail(const std::string& key, const std::string& expected) const
 std::string Properties::GetString(const std::string& key, const std::string& def) const {
   known_.insert(key);
   auto it = entries_.find(key);
-  return it == entries_.end() ? def : it->second.value;
+  if (it == entries_.end()) {
+    defaults_used_[key] = def;
+    return def;
+  }
+  return it->second.value;
 }
 
 std::int64_t Properties::GetInt(const std::string& key, std::int64_t def, std::int64_t min,
                                 std::int64_t max) const {
   known_.insert(key);
   auto it = entries_.find(key);
-  if (it == entries_.end()) return def;
+  if (it == entries_.end()) {
+    defaults_used_[key] = std::to_string(def);
+    return def;
+  }
   const std::string& v = it->second.value;
   std::int64_t out = 0;
   auto range_text = [&] {
@@ -165,7 +172,12 @@ std::int64_t Properties::GetInt(const std::string& key, std::int64_t def, std::i
 double Properties::GetDouble(const std::string& key, double def, double min, double max) const {
   known_.insert(key);
   auto it = entries_.find(key);
-  if (it == entries_.end()) return def;
+  if (it == entries_.end()) {
+    std::ostringstream os;
+    os << def;
+    defaults_used_[key] = os.str();
+    return def;
+  }
   const std::string& v = it->second.value;
   char* endp = nullptr;
   errno = 0;
@@ -190,7 +202,10 @@ double Properties::GetDouble(const std::string& key, double def, double min, dou
 bool Properties::GetBool(const std::string& key, bool def) const {
   known_.insert(key);
   auto it = entries_.find(key);
-  if (it == entries_.end()) return def;
+  if (it == entries_.end()) {
+    defaults_used_[key] = def ? "true" : "false";
+    return def;
+  }
   std::string v = Lower(it->second.value);
   if (v == "true" || v == "1" || v == "yes" || v == "on") return true;
   if (v == "false" || v == "0" || v == "no" || v == "off") return false;
@@ -201,7 +216,10 @@ std::string Properties::GetChoice(const std::string& key, const std::string& def
                                   const std::vector<std::string>& choices) const {
   known_.insert(key);
   auto it = entries_.find(key);
-  if (it == entries_.end()) return def;
+  if (it == entries_.end()) {
+    defaults_used_[key] = def;
+    return def;
+  }
   std::string v = Lower(it->second.value);
   for (const auto& c : choices) {
     if (Lower(c) == v) return c;
@@ -215,7 +233,10 @@ std::string Properties::GetChoice(const std::string& key, const std::string& def
 std::uint64_t Properties::GetSize(const std::string& key, std::uint64_t def) const {
   known_.insert(key);
   auto it = entries_.find(key);
-  if (it == entries_.end()) return def;
+  if (it == entries_.end()) {
+    defaults_used_[key] = std::to_string(def);
+    return def;
+  }
   std::string v = Lower(it->second.value);
   std::uint64_t mult = 1;
   if (!v.empty() && v.back() == 'b') v.pop_back();
@@ -236,6 +257,12 @@ std::uint64_t Properties::GetSize(const std::string& key, std::uint64_t def) con
     Fail(key, "a size in bytes, optionally with a k, M, G or T suffix");
   }
   return n * mult;
+}
+
+std::map<std::string, std::string> Properties::Effective() const {
+  std::map<std::string, std::string> out = defaults_used_;
+  for (const auto& [k, e] : entries_) out[k] = e.value;
+  return out;
 }
 
 void Properties::CheckUnknown(const std::vector<std::string>& extra_known) const {

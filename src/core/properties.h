@@ -65,6 +65,10 @@ class Properties {
   // `extra_known` are further valid names (e.g. every binding's properties).
   void CheckUnknown(const std::vector<std::string>& extra_known = {}) const;
 
+  // Every property in force: the ones set, plus the defaults that getters
+  // returned for absent keys (as text).
+  std::map<std::string, std::string> Effective() const;
+
   // "file:line" / "-p" for a key, or "" when absent.
   std::string OriginOf(const std::string& key) const;
 
@@ -73,6 +77,7 @@ class Properties {
 
   std::map<std::string, Entry> entries_;
   mutable std::set<std::string> known_;
+  mutable std::map<std::string, std::string> defaults_used_;
 };
 
 // Levenshtein distance; used for "did you mean" suggestions.

@@ -133,6 +133,7 @@ class Session {
 struct Capabilities {
   bool scan = true;
   bool persistent = false;  // data survives the process (load then run in two processes)
+  bool stores_data = true;  // false for `null`: nothing to preload before a run
 };
 
 // The shared engine handle: opened once per process, thread-safe.

@@ -1,0 +1,110 @@
+#include "cli/args.h"
+
+#include "core/error.h"
+#include "core/properties.h"
+
+namespace storebench {
+
+std::string UsageText() {
+  return R"(storebench: YCSB-compatible benchmarks for data stores.
+
+Usage:
+  storebench load  BINDING [options]   load recordcount records (YCSB's `load`)
+  storebench run   BINDING [options]   run operationcount operations (YCSB's `run`)
+  storebench bench BINDING [options]   load, then run, in one process; writes a JSON result
+  storebench list                      bindings with their properties and defaults
+  storebench --help | --version
+
+Options (YCSB's spelling, or the long form):
+  -P, --props FILE         read a workload/property file; repeatable, read in order
+  -p, --set KEY=VALUE      set a property; overrides files; repeatable
+  -db, --db NAME           the binding (instead of the positional BINDING)
+  -threads, --threads N    client threads (property threadcount, default 1)
+  -target, --target OPS    target throughput in ops/s for the whole process (0 = unthrottled);
+                           latency is then measured from each operation's intended start
+  -s, --status             status line on stderr every status.interval seconds (default 10)
+  -l, --label LABEL        a label for this run in the JSON result
+  --json FILE              write the JSON result to FILE (same as -p exportfile=FILE)
+  -load, --load            the load phase (YCSB Client style: storebench -load -db NAME ...)
+  -t, --transactions       the run phase (YCSB Client style)
+
+Examples:
+  storebench load rocksdb -P workloads/workloada -p recordcount=100000 -threads 2 -s
+  storebench run  rocksdb -P workloads/workloada -p operationcount=1000000 -threads 2 -target 20000 -s
+  storebench bench rocksdb -P workloads/workloada --json result.json
+
+Exit codes: 0 done; 1 data-integrity check failed; 2 bad input or a store that cannot be opened;
+130/143 interrupted by SIGINT/SIGTERM (partial results are still printed and written).
+)";
+}
+
+CommandLine ParseCommandLine(const std::vector<std::string>& args) {
+  CommandLine cl;
+  auto need_value = [&](std::size_t& i, const std::string& opt) -> const std::string& {
+    if (i + 1 >= args.size()) throw ConfigError("option " + opt + " needs a value; see storebench --help");
+    return args[++i];
+  };
+  const std::vector<std::string> commands = {"load", "run", "bench", "list", "help", "version"};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-h" || a == "--help" || a == "-help") {
+      cl.help = true;
+    } else if (a == "--version" || a == "-version") {
+      cl.command = "version";
+    } else if (a == "-P" || a == "--props" || a == "--property-file") {
+      cl.property_files.push_back(need_value(i, a));
+    } else if (a == "-p" || a == "--set") {
+      const std::string& kv = need_value(i, a);
+      auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw ConfigError(a + " '" + kv + "': expected key=value");
+      cl.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    } else if (a.rfind("--set=", 0) == 0) {
+      std::string kv = a.substr(6);
+      auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw ConfigError("--set '" + kv + "': expected key=value");
+      cl.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    } else if (a == "-db" || a == "--db") {
+      cl.binding = need_value(i, a);
+    } else if (a == "-threads" || a == "--threads") {
+      cl.overrides.emplace_back("threadcount", need_value(i, a));
+    } else if (a == "-target" || a == "--target") {
+      cl.overrides.emplace_back("target", need_value(i, a));
+    } else if (a == "-s" || a == "--status") {
+      cl.overrides.emplace_back("status", "true");
+    } else if (a == "-l" || a == "--label") {
+      cl.overrides.emplace_back("label", need_value(i, a));
+    } else if (a == "--json") {
+      cl.json_file = need_value(i, a);
+    } else if (a == "-load" || a == "--load") {
+      cl.command = cl.command.empty() ? "load" : cl.command;
+      if (cl.command != "load") throw ConfigError("-load conflicts with the command '" + cl.command + "'");
+    } else if (a == "-t" || a == "--transactions") {
+      cl.command = cl.command.empty() ? "run" : cl.command;
+      if (cl.command != "run") throw ConfigError("-t conflicts with the command '" + cl.command + "'");
+    } else if (!a.empty() && a[0] == '-') {
+      const std::vector<std::string> opts = {"-P", "-p", "-db", "-threads", "-target", "-s", "-l", "-load", "-t",
+                                             "--props", "--set", "--db", "--threads", "--target", "--status",
+                                             "--label", "--json", "--load", "--transactions", "--help"};
+      std::string hint = ClosestMatch(a, opts);
+      throw ConfigError("unknown option '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                        "; see storebench --help");
+    } else if (cl.command.empty()) {
+      bool known = false;
+      for (const auto& c : commands) known = known || c == a;
+      if (!known) {
+        std::string hint = ClosestMatch(a, commands);
+        throw ConfigError("unknown command '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                          "; commands: load, run, bench, list");
+      }
+      cl.command = a;
+    } else if (cl.binding.empty()) {
+      cl.binding = a;
+    } else {
+      throw ConfigError("unexpected argument '" + a + "' (binding '" + cl.binding + "' already given)");
+    }
+  }
+  if (cl.command == "help") cl.help = true;
+  return cl;
+}
+
+}  // namespace storebench

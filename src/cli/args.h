@@ -1,0 +1,29 @@
+// Command-line parsing: YCSB's client flags (-P, -p, -threads, -target, -s,
+// -db, -load, -t, -l) plus long forms (--props, --set, --threads, --target,
+// --status, --db, --load, --transactions, --label, --json). Options that
+// YCSB turns into properties (threadcount, target, status, db, label) are
+// kept as property overrides in argument order, as YCSB does.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace storebench {
+
+struct CommandLine {
+  std::string command;  // load | run | bench | list | help | version
+  std::string binding;  // positional or -db
+  std::vector<std::string> property_files;                       // -P, in order
+  std::vector<std::pair<std::string, std::string>> overrides;    // -p and flag-derived, in order
+  std::string json_file;                                         // --json
+  bool help = false;
+};
+
+// Throws ConfigError for an unknown option or a missing value.
+CommandLine ParseCommandLine(const std::vector<std::string>& args);
+
+// The text printed by --help.
+std::string UsageText();
+
+}  // namespace storebench

@@ -1,0 +1,385 @@
+#include "cli/cli.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "cli/args.h"
+#include "core/error.h"
+#include "core/properties.h"
+#include "db/registry.h"
+#include "measure/result.h"
+#include "report/json_report.h"
+#include "report/text_report.h"
+#include "runner/clock.h"
+#include "runner/runner.h"
+#include "workload/core_workload.h"
+
+namespace storebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// YCSB properties that storebench accepts but that do not change what it
+// does, with the reason printed as a note when one is set.
+const std::map<std::string, std::string>& AcceptedNotes() {
+  static const std::map<std::string, std::string> kNotes = {
+      {"histogram.buckets", "storebench always keeps full log-linear histograms (3 significant digits)"},
+      {"hdrhistogram.fileoutput", "HdrHistogram log files are not written yet; the JSON result holds the histograms"},
+      {"hdrhistogram.output.path", "HdrHistogram log files are not written yet; the JSON result holds the histograms"},
+      {"measurement.histogram.verbose", "per-bucket text output is not printed; the JSON result holds the buckets"},
+      {"measurement.trackjvm", "there is no JVM"},
+      {"measurement.raw.output_file", "raw per-operation output is not written; the histograms are exact to 0.1%"},
+      {"measurement.raw.graph_output", "raw per-operation output is not written"},
+      {"measurement.raw.no_summary", "raw per-operation output is not written"},
+      {"reportlatencyforeacherror", "failed operations are reported together as [OP-FAILED] with Return= counts"},
+      {"latencytrackederrors", "failed operations are reported together as [OP-FAILED] with Return= counts"},
+      {"columnfamily", "no current binding uses it"},
+      {"dotransactions", "the command (load/run) decides"},
+      {"db", "the binding is given on the command line"},
+  };
+  return kNotes;
+}
+
+struct ClientOptions {
+  int threads = 1;
+  double target = 0;
+  bool status = false;
+  double status_interval_s = 10;
+  double max_execution_s = 0;
+  std::string measurementtype = "hdrhistogram";
+  std::string measurement_interval = "op";
+  std::vector<double> percentiles;
+  double series_interval_s = 1;
+  std::uint64_t warmup_operations = 0;
+  double warmup_s = 0;
+  std::string exporter;
+  std::string exportfile;
+  std::string label;
+};
+
+std::vector<double> ParsePercentiles(const Properties& p) {
+  const std::string text = p.GetString("hdrhistogram.percentiles", "50,95,99");
+  std::vector<double> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    double v = std::strtod(item.c_str(), &end);
+    while (end && *end == ' ') ++end;
+    if (item.empty() || end == item.c_str() || *end != '\0' || !(v > 0 && v <= 100)) {
+      throw ConfigError("property 'hdrhistogram.percentiles' = '" + text + "' (" +
+                        p.OriginOf("hdrhistogram.percentiles") + "): expected a comma-separated list of numbers in (0, 100]");
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+ClientOptions ReadClientOptions(const Properties& p) {
+  ClientOptions o;
+  o.threads = static_cast<int>(p.GetInt("threadcount", 1, 1, 100000));
+  o.target = p.GetDouble("target", 0, 0);
+  o.status = p.GetBool("status", false);
+  o.status_interval_s = p.GetDouble("status.interval", 10, 0.001);
+  o.max_execution_s = p.GetDouble("maxexecutiontime", 0, 0);
+  o.measurementtype = p.GetChoice("measurementtype", "hdrhistogram",
+                                  {"hdrhistogram", "histogram", "hdrhistogram+histogram", "hdrhistogram+raw",
+                                   "timeseries", "raw"});
+  o.measurement_interval = p.GetChoice("measurement.interval", "op", {"op", "intended", "both"});
+  o.percentiles = ParsePercentiles(p);
+  o.series_interval_s = p.GetDouble("timeseries.granularity", 1000, 1) / 1000.0;
+  o.warmup_operations = static_cast<std::uint64_t>(p.GetInt("warmup.operations", 0, 0));
+  o.warmup_s = p.GetDouble("warmup.seconds", 0, 0);
+  o.exporter = p.GetString("exporter", "site.ycsb.measurements.exporter.TextMeasurementsExporter");
+  o.exportfile = p.GetString("exportfile", "");
+  o.label = p.GetString("label", "");
+  return o;
+}
+
+std::vector<std::pair<std::string, std::string>> HostInfo() {
+  std::vector<std::pair<std::string, std::string>> h;
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) == 0) h.emplace_back("hostname", name);
+  h.emplace_back("cpus", std::to_string(std::thread::hardware_concurrency()));
+  utsname u{};
+  if (uname(&u) == 0) {
+    h.emplace_back("os", u.sysname);
+    h.emplace_back("kernel", u.release);
+    h.emplace_back("machine", u.machine);
+  }
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) h.emplace_back("memory_bytes", std::to_string(static_cast<unsigned long long>(pages) * page));
+  return h;
+}
+
+extern "C" void OnStopSignal(int sig) {
+  RequestStop(sig);
+  // A second signal ends the process at once.
+  std::signal(sig, SIG_DFL);
+}
+
+// Writes atomically: a temporary file renamed into place, so a reader never
+// sees half a result.
+void WriteFileAtomically(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw SetupError("cannot write '" + tmp + "': " + std::strerror(errno));
+    f << content;
+    f.flush();
+    if (!f) throw SetupError("cannot write '" + tmp + "': " + std::strerror(errno));
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) throw SetupError("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+}
+
+void ListBindings(std::ostream& out) {
+  out << "Bindings (storebench load|run|bench NAME ...):\n";
+  for (const BindingInfo* b : AllBindings()) {
+    out << "\n  " << b->name << " - " << b->summary << "\n";
+    if (b->properties.empty()) out << "      (no properties)\n";
+    for (const auto& p : b->properties) {
+      out << "      " << p.name;
+      if (!p.default_value.empty()) out << " (default: " << p.default_value << ")";
+      out << "\n          " << p.help << "\n";
+    }
+  }
+}
+
+class TempDir {
+ public:
+  ~TempDir() {
+    if (!path_.empty()) {
+      std::error_code ec;
+      fs::remove_all(path_, ec);
+    }
+  }
+  const std::string& Make(const std::string& binding) {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/storebench-" + binding + "-XXXXXX";
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    if (mkdtemp(buf.data()) == nullptr) throw SetupError("cannot create a temporary directory '" + tmpl + "': " + std::strerror(errno));
+    path_ = buf.data();
+    return path_;
+  }
+
+ private:
+  std::string path_;
+};
+
+int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
+  Properties props;
+  for (const auto& f : cl.property_files) props.LoadFile(f);
+  for (const auto& [k, v] : cl.overrides) props.Set(k, v, "-p " + k);
+  std::string binding_name = cl.binding;
+  if (binding_name.empty()) binding_name = props.GetString("db", "");
+  if (binding_name.empty()) {
+    std::string names;
+    for (const BindingInfo* b : AllBindings()) names += (names.empty() ? "" : ", ") + b->name;
+    throw ConfigError("no binding given: storebench " + cl.command + " BINDING ... (bindings: " + names + ")");
+  }
+  const BindingInfo& binding = FindBinding(binding_name);
+  props.MarkKnown("db");
+  props.MarkKnown("dotransactions");
+
+  const ClientOptions co = ReadClientOptions(props);
+  const CoreWorkloadOptions wo = CoreWorkloadOptions::FromProperties(props);
+
+  std::vector<std::string> notes;
+  for (const auto& [key, why] : AcceptedNotes()) {
+    if (props.Has(key) && key != "db" && key != "dotransactions") notes.push_back("property '" + key + "' has no effect: " + why);
+    props.MarkKnown(key);
+  }
+  if (co.measurementtype != "hdrhistogram" && co.measurementtype != "histogram" &&
+      co.measurementtype.rfind("hdrhistogram", 0) != 0) {
+    notes.push_back("measurementtype=" + co.measurementtype +
+                    " is reported as hdrhistogram: storebench always keeps full histograms and a per-second series");
+  }
+  // A property of another binding is a mistake, not a silent no-op.
+  std::vector<std::string> binding_props;
+  for (const auto& p : binding.properties) binding_props.push_back(p.name);
+  for (const auto& [key, entry] : props.entries()) {
+    for (const BindingInfo* other : AllBindings()) {
+      if (other == &binding) continue;
+      if (key.rfind(other->name + ".", 0) == 0) {
+        throw ConfigError("property '" + key + "' (" + entry.origin + ") belongs to binding '" + other->name +
+                          "', not '" + binding.name + "'");
+      }
+    }
+  }
+  props.CheckUnknown(binding_props);
+
+  const bool is_bench = cl.command == "bench";
+  TempDir temp_dir;
+  const std::string dir_key = binding.name + ".dir";
+  if (binding.uses_dir && !props.Has(dir_key)) {
+    props.Set(dir_key, is_bench ? temp_dir.Make(binding.name) : "storebench-data/" + binding.name, "default");
+  }
+  std::string json_path = cl.json_file;
+  std::string text_path;
+  const bool text_exporter = co.exporter.find("TextMeasurementsExporter") != std::string::npos;
+  if (json_path.empty() && !co.exportfile.empty()) {
+    if (text_exporter && props.Has("exporter")) {
+      text_path = co.exportfile;
+    } else {
+      json_path = co.exportfile;
+    }
+  }
+  if (json_path.empty() && is_bench) json_path = "storebench-result.json";
+  if (!json_path.empty()) {
+    // Fail before running when the result cannot be written.
+    std::ofstream probe(json_path + ".tmp", std::ios::app);
+    if (!probe) throw ConfigError("cannot write the JSON result '" + json_path + "': " + std::strerror(errno));
+    probe.close();
+    std::remove((json_path + ".tmp").c_str());
+  }
+
+  OpenContext ctx;
+  ctx.loading = cl.command == "load" || is_bench;
+  ctx.thread_count = co.threads;
+  std::unique_ptr<Store> store = binding.open(props, ctx);
+  const Capabilities caps = store->capabilities();
+  if (!caps.scan && wo.scanproportion > 0 && cl.command != "load") {
+    throw ConfigError("binding '" + binding.name + "' cannot scan, but scanproportion = " +
+                      std::to_string(wo.scanproportion) + "; set scanproportion=0");
+  }
+  for (const auto& n : notes) err << "storebench: note: " << n << "\n";
+
+  CoreWorkload workload(wo);
+  SteadyClock clock;
+  RunnerOptions ro;
+  ro.threads = co.threads;
+  ro.target_ops_per_s = co.target;
+  ro.max_execution_s = co.max_execution_s;
+  ro.warmup_operations = co.warmup_operations;
+  ro.warmup_s = co.warmup_s;
+  ro.status = co.status;
+  ro.status_interval_s = co.status_interval_s;
+  ro.measurement_interval = co.measurement_interval;
+  ro.percentiles = co.percentiles;
+  ro.series_interval_s = co.series_interval_s;
+  ro.binding = binding.name;
+  ro.progress = isatty(STDERR_FILENO) != 0;
+
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
+
+  RunReport report;
+  report.tool_version = STOREBENCH_VERSION;
+  report.command = cl.command;
+  report.binding = binding.name;
+  report.host = HostInfo();
+
+  auto run_phase = [&](bool loading, bool print) {
+    RunnerOptions o = ro;
+    o.loading = loading;
+    o.operation_count = static_cast<std::uint64_t>(loading ? wo.insertcount : wo.operationcount);
+    if (loading) {
+      o.warmup_operations = 0;
+      o.warmup_s = 0;
+      o.target_ops_per_s = print ? o.target_ops_per_s : 0;
+    }
+    if (!print) {
+      o.status = false;
+    }
+    Runner runner(*store, workload, o, clock, &err);
+    PhaseResult r = runner.Run();
+    r.disk_bytes = store->DiskUsageBytes();
+    r.store_stats = store->Stats();
+    r.notes = notes;
+    return r;
+  };
+
+  if (cl.command == "run" && !caps.persistent && caps.stores_data && wo.insertcount > 0) {
+    err << "storebench: " << binding.name << " keeps its data in this process: loading " << wo.insertcount
+        << " records first (not measured)\n";
+    PhaseResult pre = run_phase(true, false);
+    if (pre.interrupted) return 128 + StopSignal();
+  }
+  if (cl.command == "load" || is_bench) {
+    err << "storebench: loading " << wo.insertcount << " records into " << binding.name << " with " << co.threads
+        << " thread(s)\n";
+    report.phases.push_back(run_phase(true, true));
+  }
+  if ((cl.command == "run" || is_bench) && !(is_bench && report.phases.back().interrupted)) {
+    err << "storebench: running " << (wo.operationcount > 0 ? std::to_string(wo.operationcount) : "unlimited")
+        << " operations on " << binding.name << " with " << co.threads << " thread(s)"
+        << (co.target > 0 ? ", target " + std::to_string(static_cast<long long>(co.target)) + " ops/s" : "") << "\n";
+    report.phases.push_back(run_phase(false, true));
+  }
+  for (const auto& [k, v] : props.Effective()) report.properties.emplace_back(k, v);
+
+  std::ostringstream text;
+  for (std::size_t i = 0; i < report.phases.size(); ++i) {
+    if (report.phases.size() > 1) text << "# storebench " << cl.command << ": " << report.phases[i].phase << " phase\n";
+    WriteTextSummary(report.phases[i], text);
+  }
+  out << text.str() << std::flush;
+  if (!text_path.empty()) WriteFileAtomically(text_path, text.str());
+  if (!json_path.empty()) {
+    std::ostringstream js;
+    WriteJson(report, js);
+    WriteFileAtomically(json_path, js.str());
+    err << "storebench: wrote the JSON result to " << json_path << "\n";
+  }
+  store->Close();
+
+  std::uint64_t integrity = 0;
+  bool interrupted = false;
+  for (const auto& ph : report.phases) {
+    integrity += ph.integrity_failures;
+    interrupted = interrupted || ph.interrupted;
+  }
+  if (interrupted) {
+    err << "storebench: interrupted by signal " << StopSignal() << "; the results above are partial\n";
+    return 128 + StopSignal();
+  }
+  if (integrity > 0) {
+    err << "storebench: data integrity check failed for " << integrity << " read(s)\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  try {
+    CommandLine cl = ParseCommandLine(args);
+    if (cl.help || (cl.command.empty() && cl.binding.empty())) {
+      out << UsageText();
+      return cl.help ? 0 : 2;
+    }
+    if (cl.command == "version") {
+      out << "storebench " << STOREBENCH_VERSION << "\n";
+      return 0;
+    }
+    if (cl.command == "list") {
+      ListBindings(out);
+      return 0;
+    }
+    if (cl.command.empty()) throw ConfigError("no command given: load, run or bench (see storebench --help)");
+    return RunPhases(cl, out, err);
+  } catch (const ConfigError& e) {
+    err << "storebench: " << e.what() << "\n";
+    return 2;
+  } catch (const SetupError& e) {
+    err << "storebench: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace storebench

@@ -1,0 +1,403 @@
+// Binding "rocksdb": an embedded RocksDB (the system's librocksdb).
+//
+// One rocksdb::DB is opened per process by the Store and shared by every
+// Session (RocksDB's DB is thread-safe). Each Session owns its reusable
+// buffers (the encoded record, a PinnableSlice for reads), so an operation
+// allocates nothing beyond what RocksDB itself does. Sessions never throw and
+// never crash on RocksDB errors: they return Status::Error().
+//
+// Records are stored with the shared record codec (db/record_codec.h) under
+// the key as given. The table name is ignored: every table, the default
+// "usertable" included, shares the default column family (other tables
+// would become column families later).
+//
+// Operations, as in YCSB's RocksDB binding:
+//   Insert = Put(encoded record) (creates or overwrites)
+//   Update = Get + MergeRecord + Put (read-modify-write, not atomic against
+//            a concurrent update of the same key); NOT_FOUND if missing
+//   Read   = Get + DecodeRecord; NOT_FOUND if missing
+//   Delete = Delete (blind: OK whether or not the key existed)
+//   Scan   = iterator Seek(start_key), then up to `count` records in key
+//            order; fewer at the end of the key space
+//
+// Setup errors (ConfigError for a bad property, SetupError for a directory
+// that cannot be created, an options file that cannot be loaded, a database
+// locked by another process or store) are thrown from `open`, with a
+// one-line message naming the path. Close() flushes the memtables and closes
+// the database; it throws SetupError if that fails (data may be lost).
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/utilities/options_util.h>
+#include <rocksdb/version.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "core/error.h"
+#include "db/binding.h"
+#include "db/record_codec.h"
+
+namespace storebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kDefaultDir[] = "storebench-data/rocksdb";
+// RocksDB 7.8's own defaults: an 8 MiB LRU block cache is what the
+// block-based table creates when none is given; 64 MiB memtables.
+constexpr std::uint64_t kDefaultCacheSize = 8ull << 20;
+constexpr std::uint64_t kDefaultWriteBufferSize = 64ull << 20;
+
+struct CompressionName {
+  const char* name;
+  rocksdb::CompressionType type;
+};
+constexpr CompressionName kCompressions[] = {
+    {"none", rocksdb::kNoCompression},
+    {"snappy", rocksdb::kSnappyCompression},
+    {"lz4", rocksdb::kLZ4Compression},
+    {"zstd", rocksdb::kZSTD},
+};
+
+// Typed options, read and validated once.
+struct RocksOptions {
+  std::string dir;
+  std::string options_file;                 // "" = none
+  std::optional<std::uint64_t> cache_size;  // set when given or no options file
+  std::optional<rocksdb::CompressionType> compression;
+  std::optional<std::uint64_t> write_buffer_size;
+  bool sync = false;
+  bool destroy = false;
+};
+
+RocksOptions ParseOptions(const Properties& props) {
+  RocksOptions o;
+  o.dir = props.GetString("rocksdb.dir", kDefaultDir);
+  if (o.dir.empty()) throw ConfigError("property 'rocksdb.dir' is empty: expected a directory");
+  o.options_file = props.GetString("rocksdb.optionsfile", "");
+  // With an options file, only properties given explicitly override it.
+  const bool defaults_apply = o.options_file.empty();
+
+  const bool cache_given = props.Has("rocksdb.cache_size");
+  auto cache = props.GetSize("rocksdb.cache_size", kDefaultCacheSize);
+  if (cache_given || defaults_apply) o.cache_size = cache;
+
+  const bool wbs_given = props.Has("rocksdb.write_buffer_size");
+  auto wbs = props.GetSize("rocksdb.write_buffer_size", kDefaultWriteBufferSize);
+  if (wbs < (64u << 10)) {
+    throw ConfigError("property 'rocksdb.write_buffer_size' = '" + props.Get("rocksdb.write_buffer_size").value_or("") +
+                      "' (" + props.OriginOf("rocksdb.write_buffer_size") + "): expected at least 64k");
+  }
+  if (wbs_given || defaults_apply) o.write_buffer_size = wbs;
+
+  const bool comp_given = props.Has("rocksdb.compression");
+  std::vector<std::string> names;
+  for (const auto& c : kCompressions) names.emplace_back(c.name);
+  std::string comp = props.GetChoice("rocksdb.compression", "snappy", names);
+  rocksdb::CompressionType type = rocksdb::kNoCompression;
+  for (const auto& c : kCompressions) {
+    if (comp == c.name) type = c.type;
+  }
+  auto supported = rocksdb::GetSupportedCompressions();
+  if (type != rocksdb::kNoCompression && std::find(supported.begin(), supported.end(), type) == supported.end()) {
+    std::string have = "none";
+    for (const auto& c : kCompressions) {
+      if (c.type != rocksdb::kNoCompression &&
+          std::find(supported.begin(), supported.end(), c.type) != supported.end()) {
+        have += std::string(", ") + c.name;
+      }
+    }
+    throw ConfigError("property 'rocksdb.compression' = '" + comp + "' (" +
+                      (comp_given ? props.OriginOf("rocksdb.compression") : std::string("default")) +
+                      "): this RocksDB was built without it; available: " + have);
+  }
+  if (comp_given || defaults_apply) o.compression = type;
+
+  o.sync = props.GetBool("rocksdb.sync", false);
+  o.destroy = props.GetBool("rocksdb.destroy", false);
+  return o;
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Creates `dir` with its parents and checks it is a writable directory.
+void PrepareDir(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw SetupError("rocksdb.dir '" + dir + "': cannot create directory: " + ec.message());
+  if (!fs::is_directory(dir, ec)) throw SetupError("rocksdb.dir '" + dir + "': not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw SetupError("rocksdb.dir '" + dir + "': not writable: " + std::strerror(errno));
+  }
+}
+
+bool IsLockError(const rocksdb::Status& s) {
+  return s.IsIOError() && Lower(s.ToString()).find("lock") != std::string::npos;
+}
+
+rocksdb::Options BuildOptions(const RocksOptions& o) {
+  rocksdb::Options options;
+  if (!o.options_file.empty()) {
+    rocksdb::ConfigOptions cfg;
+    cfg.ignore_unknown_options = false;
+    cfg.input_strings_escaped = true;
+    cfg.env = rocksdb::Env::Default();
+    rocksdb::DBOptions db_options;
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    rocksdb::Status s = rocksdb::LoadOptionsFromFile(cfg, o.options_file, &db_options, &cfs);
+    if (!s.ok()) {
+      throw SetupError("rocksdb.optionsfile '" + o.options_file + "': cannot load: " + s.ToString());
+    }
+    rocksdb::ColumnFamilyOptions cf_options;
+    for (const auto& cf : cfs) {
+      if (cf.name == rocksdb::kDefaultColumnFamilyName) cf_options = cf.options;
+    }
+    options = rocksdb::Options(db_options, cf_options);
+  }
+  options.create_if_missing = true;
+  if (o.write_buffer_size) options.write_buffer_size = static_cast<std::size_t>(*o.write_buffer_size);
+  if (o.compression) {
+    options.compression = *o.compression;
+    options.compression_per_level.clear();  // so the choice applies to every level
+  }
+  if (o.cache_size) {
+    rocksdb::BlockBasedTableOptions table;
+    if (options.table_factory) {
+      if (const auto* old = options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()) table = *old;
+    }
+    if (*o.cache_size == 0) {
+      table.no_block_cache = true;
+      table.block_cache = nullptr;
+    } else {
+      table.no_block_cache = false;
+      table.block_cache = rocksdb::NewLRUCache(static_cast<std::size_t>(*o.cache_size));
+    }
+    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  }
+  return options;
+}
+
+// Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
+template <typename F>
+inline Status Guard(F&& body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    return Status::Error();
+  }
+}
+
+class RocksSession final : public Session {
+ public:
+  RocksSession(rocksdb::DB* db, bool sync) : db_(db) { write_options_.sync = sync; }
+
+  Status Read(std::string_view, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
+    return Guard([&] {
+      out->Clear();
+      pin_.Reset();
+      rocksdb::Status s = db_->Get(read_options_, db_->DefaultColumnFamily(), Slice(key), &pin_);
+      if (s.IsNotFound()) return Status::NotFound();
+      if (!s.ok()) return Status::Error();
+      out->BeginRecord(key);
+      bool ok = DecodeRecord(View(pin_), fields, out);
+      pin_.Reset();  // release a pinned block at once
+      if (!ok) {
+        out->Clear();
+        return Status::Error();
+      }
+      return Status::Ok();
+    });
+  }
+
+  Status Scan(std::string_view, std::string_view start_key, std::uint64_t count, const FieldSelector& fields,
+              RecordSet* out) override {
+    return Guard([&] {
+      out->Clear();
+      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read_options_));
+      std::uint64_t n = 0;
+      for (it->Seek(Slice(start_key)); n < count && it->Valid(); it->Next(), ++n) {
+        out->BeginRecord(View(it->key()));
+        if (!DecodeRecord(View(it->value()), fields, out)) return Status::Error();
+      }
+      if (!it->status().ok()) return Status::Error();
+      return Status::Ok();
+    });
+  }
+
+  Status Update(std::string_view, std::string_view key, std::span<const Field> values) override {
+    return Guard([&] {
+      pin_.Reset();
+      rocksdb::Status s = db_->Get(read_options_, db_->DefaultColumnFamily(), Slice(key), &pin_);
+      if (s.IsNotFound()) return Status::NotFound();
+      if (!s.ok()) return Status::Error();
+      bool ok = MergeRecord(View(pin_), values, &buf_);
+      pin_.Reset();
+      if (!ok) return Status::Error();
+      return Put(key);
+    });
+  }
+
+  Status Insert(std::string_view, std::string_view key, std::span<const Field> values) override {
+    return Guard([&] {
+      EncodeRecord(values, &buf_);
+      return Put(key);
+    });
+  }
+
+  Status Delete(std::string_view, std::string_view key) override {
+    return Guard([&] { return db_->Delete(write_options_, Slice(key)).ok() ? Status::Ok() : Status::Error(); });
+  }
+
+ private:
+  static rocksdb::Slice Slice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+  static std::string_view View(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
+  Status Put(std::string_view key) {
+    return db_->Put(write_options_, Slice(key), rocksdb::Slice(buf_)).ok() ? Status::Ok() : Status::Error();
+  }
+
+  rocksdb::DB* db_;
+  rocksdb::ReadOptions read_options_;
+  rocksdb::WriteOptions write_options_;
+  std::string buf_;           // encoded or merged record
+  rocksdb::PinnableSlice pin_;  // value of the last Get
+};
+
+class RocksStore final : public Store {
+ public:
+  explicit RocksStore(const RocksOptions& o) : opts_(o) {
+    PrepareDir(o.dir);
+    rocksdb::Options options = BuildOptions(o);
+    if (o.destroy) {
+      rocksdb::Status s = rocksdb::DestroyDB(o.dir, options);
+      if (!s.ok()) {
+        if (IsLockError(s)) throw LockedError(s);
+        throw SetupError("rocksdb.dir '" + o.dir + "': cannot destroy the database (rocksdb.destroy=true): " +
+                         s.ToString());
+      }
+      PrepareDir(o.dir);
+    }
+    rocksdb::DB* db = nullptr;
+    rocksdb::Status s = rocksdb::DB::Open(options, o.dir, &db);
+    if (!s.ok()) {
+      if (IsLockError(s)) throw LockedError(s);
+      throw SetupError("rocksdb.dir '" + o.dir + "': cannot open the database: " + s.ToString());
+    }
+    db_.reset(db);
+  }
+
+  ~RocksStore() override {
+    if (db_) db_->Close();  // errors are reported by Close(), not here
+  }
+
+  std::unique_ptr<Session> NewSession(int) override {
+    if (!db_) throw SetupError("rocksdb: NewSession after Close");
+    return std::make_unique<RocksSession>(db_.get(), opts_.sync);
+  }
+
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.scan = true;
+    c.persistent = true;
+    return c;
+  }
+
+  // Flushes the memtables, so the figure is the on-disk size of what was
+  // written, then sums the sizes of all files under the directory (SST
+  // files, WAL, MANIFEST, OPTIONS, LOG).
+  std::optional<std::uint64_t> DiskUsageBytes() override {
+    if (db_) db_->Flush(rocksdb::FlushOptions());
+    std::uint64_t total = 0;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(opts_.dir, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code fec;
+      if (it->is_regular_file(fec)) {
+        auto size = it->file_size(fec);
+        if (!fec) total += size;
+      }
+    }
+    if (ec) return std::nullopt;
+    return total;
+  }
+
+  std::vector<std::pair<std::string, std::string>> Stats() override {
+    std::vector<std::pair<std::string, std::string>> out;
+    out.emplace_back("rocksdb.version", std::to_string(ROCKSDB_MAJOR) + "." + std::to_string(ROCKSDB_MINOR) +
+                                            "." + std::to_string(ROCKSDB_PATCH));
+    if (!db_) return out;
+    static const char* const kProps[] = {
+        "rocksdb.estimate-num-keys",       "rocksdb.total-sst-files-size",
+        "rocksdb.live-sst-files-size",     "rocksdb.estimate-live-data-size",
+        "rocksdb.num-files-at-level0",     "rocksdb.num-files-at-level1",
+        "rocksdb.num-files-at-level2",     "rocksdb.cur-size-all-mem-tables",
+        "rocksdb.block-cache-usage",       "rocksdb.estimate-pending-compaction-bytes",
+        "rocksdb.num-running-compactions", "rocksdb.actual-delayed-write-rate",
+    };
+    for (const char* p : kProps) {
+      std::uint64_t v = 0;
+      if (db_->GetIntProperty(p, &v)) out.emplace_back(p, std::to_string(v));
+    }
+    return out;
+  }
+
+  void Close() override {
+    if (!db_) return;
+    rocksdb::Status flush = db_->Flush(rocksdb::FlushOptions());
+    rocksdb::Status close = db_->Close();
+    db_.reset();
+    if (!flush.ok()) throw SetupError("rocksdb.dir '" + opts_.dir + "': flush on close failed: " + flush.ToString());
+    if (!close.ok()) throw SetupError("rocksdb.dir '" + opts_.dir + "': close failed: " + close.ToString());
+  }
+
+ private:
+  SetupError LockedError(const rocksdb::Status& s) const {
+    return SetupError("rocksdb.dir '" + opts_.dir +
+                      "': the database is locked, in use by another process or another store in this process (" +
+                      s.ToString() + ")");
+  }
+
+  RocksOptions opts_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+}  // namespace
+
+const BindingInfo& rocksdb_binding() {
+  static const BindingInfo info{
+      .name = "rocksdb",
+      .summary = "embedded RocksDB " + std::to_string(ROCKSDB_MAJOR) + "." + std::to_string(ROCKSDB_MINOR) +
+                 " (one shared DB, per-thread sessions; records in the shared codec)",
+      .properties =
+          {
+              {"rocksdb.dir", kDefaultDir, "database directory (created with its parents if missing)"},
+              {"rocksdb.optionsfile", "",
+               "RocksDB OPTIONS file to start from; rocksdb.* properties given explicitly override it"},
+              {"rocksdb.cache_size", "8M", "block cache size in bytes (k/M/G suffixes; 0 = no block cache)"},
+              {"rocksdb.compression", "snappy", "block compression: none, snappy, lz4 or zstd"},
+              {"rocksdb.sync", "false", "sync every write to disk (WriteOptions::sync)"},
+              {"rocksdb.write_buffer_size", "64M", "memtable size in bytes before a flush (at least 64k)"},
+              {"rocksdb.destroy", "false", "wipe the database before opening it (a clean load)"},
+          },
+      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
+        RocksOptions o = ParseOptions(props);
+        return std::make_unique<RocksStore>(o);
+      },
+      .uses_dir = true,
+  };
+  return info;
+}
+
+}  // namespace storebench

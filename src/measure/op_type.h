@@ -1,0 +1,34 @@
+// The operation types that are measured, in the stable order in which they
+// are reported, with YCSB's measurement names.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace storebench {
+
+enum class OpType : std::uint8_t {
+  kInsert = 0,
+  kRead,
+  kUpdate,
+  kScan,
+  kReadModifyWrite,
+  kDelete,
+  kNumOps
+};
+inline constexpr int kNumOpTypes = static_cast<int>(OpType::kNumOps);
+
+constexpr std::string_view OpName(OpType op) {
+  switch (op) {
+    case OpType::kInsert: return "INSERT";
+    case OpType::kRead: return "READ";
+    case OpType::kUpdate: return "UPDATE";
+    case OpType::kScan: return "SCAN";
+    case OpType::kReadModifyWrite: return "READ-MODIFY-WRITE";
+    case OpType::kDelete: return "DELETE";
+    case OpType::kNumOps: break;
+  }
+  return "UNKNOWN";
+}
+
+}  // namespace storebench

@@ -1,0 +1,96 @@
+// ThreadStats: everything one client thread measures, and the hand-off of
+// per-interval data to the collector thread.
+//
+// The owning client thread records into its histograms without locks
+// (Record is a few ns). Once per interval (default 1 s, on the first
+// operation that ends past the boundary) it publishes its interval
+// histograms under its own mutex; the collector (status lines, time series)
+// takes them under that mutex. Total histograms are read only after the
+// thread has finished. Histograms for an operation type are allocated when
+// the thread is set up (Prepare) or, for an unexpected type, on first use.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "core/status.h"
+#include "measure/histogram.h"
+#include "measure/op_type.h"
+
+namespace storebench {
+
+struct OpStats {
+  Histogram service;          // OK operations, from actual start (ns)
+  Histogram intended;         // OK operations, from intended start (ns)
+  Histogram failed_service;   // non-OK operations
+  Histogram failed_intended;
+  Histogram interval;         // this interval, OK and failed, latency as reported in series
+  std::array<std::uint64_t, Status::kNumCodes> return_codes{};
+};
+
+class ThreadStats {
+ public:
+  // `interval_ns`: time-series granularity; `phase_start_ns`: boundary origin;
+  // `series_uses_intended`: which latency the interval histograms hold.
+  ThreadStats(std::int64_t interval_ns, bool series_uses_intended)
+      : interval_ns_(interval_ns), series_uses_intended_(series_uses_intended) {}
+
+  // Allocates the histograms of `op` up front (keeps Record allocation-free).
+  void Prepare(OpType op) { Get(op); }
+
+  // Sets the time origin for intervals; discards everything recorded so far
+  // (used after warm-up).
+  void StartMeasuring(std::int64_t phase_start_ns);
+
+  // Records one operation. `end_ns` drives the interval hand-off.
+  void Record(OpType op, Status st, std::int64_t intended_start_ns, std::int64_t start_ns,
+              std::int64_t end_ns) {
+    if (end_ns >= next_boundary_ns_) PublishInterval(end_ns);
+    OpStats& s = Get(op);
+    const std::uint64_t service = static_cast<std::uint64_t>(end_ns - start_ns);
+    const std::uint64_t intended = static_cast<std::uint64_t>(end_ns - intended_start_ns);
+    s.return_codes[st.code()]++;
+    if (st.ok()) {
+      s.service.Record(service);
+      s.intended.Record(intended);
+    } else {
+      s.failed_service.Record(service);
+      s.failed_intended.Record(intended);
+    }
+    s.interval.Record(series_uses_intended_ ? intended : service);
+  }
+
+  // Called by the owner at the end: publishes what is left.
+  void Finish(std::int64_t end_ns) { PublishInterval(end_ns, /*force=*/true); }
+
+  // Collector side: merges the published interval data into `into[op]`
+  // (allocating there as needed) and clears it. Thread-safe.
+  void TakeInterval(std::array<std::unique_ptr<Histogram>, kNumOpTypes>& into);
+
+  // After the owning thread has finished: the totals.
+  const OpStats* op(OpType t) const { return ops_[static_cast<int>(t)].get(); }
+
+  std::uint64_t integrity_failures = 0;  // owner-thread only
+
+ private:
+  OpStats& Get(OpType op) {
+    auto& p = ops_[static_cast<int>(op)];
+    if (!p) p = std::make_unique<OpStats>();
+    return *p;
+  }
+  void PublishInterval(std::int64_t now_ns, bool force = false);
+
+  const std::int64_t interval_ns_;
+  const bool series_uses_intended_;
+  std::int64_t origin_ns_ = 0;
+  std::int64_t next_boundary_ns_ = INT64_MAX;  // no publishing before StartMeasuring
+  std::array<std::unique_ptr<OpStats>, kNumOpTypes> ops_;
+
+  std::mutex mu_;
+  std::array<std::unique_ptr<Histogram>, kNumOpTypes> published_;  // guarded by mu_
+};
+
+}  // namespace storebench

@@ -1,0 +1,90 @@
+// MeasuredSession: the one wrapper around every binding session that times
+// each call, counts its return code and checks data integrity. Bindings
+// never time themselves.
+//
+// The runner sets the intended start of each operation (its due time under
+// -target, else its actual start); latency "from intended start" is
+// end - intended, service time is end - actual start. A read whose record
+// fails the integrity check is counted as a failed read with
+// UNEXPECTED_STATE (checked after the end time is taken, so checking costs
+// nothing in the latency). One per client thread; not thread-safe.
+#pragma once
+
+#include <cstdint>
+
+#include "db/binding.h"
+#include "measure/thread_stats.h"
+#include "runner/clock.h"
+
+namespace storebench {
+
+// Checks the fields of a record read for `key` (dataintegrity=true).
+class RecordVerifier {
+ public:
+  virtual ~RecordVerifier() = default;
+  virtual bool Verify(std::string_view key, const RecordSet& rec) = 0;
+};
+
+class MeasuredSession {
+ public:
+  MeasuredSession(Session* session, ThreadStats* stats, Clock* clock, bool real_clock)
+      : session_(session), stats_(stats), clock_(clock), real_clock_(real_clock) {}
+
+  std::int64_t Now() const { return real_clock_ ? SteadyClock::Now() : clock_->NowNs(); }
+  // Intended start of the next operation(s); kNone = each call's own start.
+  static constexpr std::int64_t kNone = -1;
+  void set_intended_start(std::int64_t t_ns) { intended_ns_ = t_ns; }
+  std::int64_t intended_start() const { return intended_ns_; }
+
+  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out,
+              RecordVerifier* verifier) {
+    const std::int64_t start = Now();
+    Status st = session_->Read(table, key, fields, out);
+    const std::int64_t end = Now();
+    if (verifier != nullptr && st.ok() && !verifier->Verify(key, *out)) {
+      st = Status::UnexpectedState();
+      stats_->integrity_failures++;
+    }
+    Record(OpType::kRead, st, start, end);
+    return st;
+  }
+  Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count,
+              const FieldSelector& fields, RecordSet* out) {
+    const std::int64_t start = Now();
+    Status st = session_->Scan(table, start_key, count, fields, out);
+    Record(OpType::kScan, st, start, Now());
+    return st;
+  }
+  Status Update(std::string_view table, std::string_view key, std::span<const Field> values) {
+    const std::int64_t start = Now();
+    Status st = session_->Update(table, key, values);
+    Record(OpType::kUpdate, st, start, Now());
+    return st;
+  }
+  Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) {
+    const std::int64_t start = Now();
+    Status st = session_->Insert(table, key, values);
+    Record(OpType::kInsert, st, start, Now());
+    return st;
+  }
+  Status Delete(std::string_view table, std::string_view key) {
+    const std::int64_t start = Now();
+    Status st = session_->Delete(table, key);
+    Record(OpType::kDelete, st, start, Now());
+    return st;
+  }
+
+  // Records a composite operation (read-modify-write) timed by the caller.
+  void Record(OpType op, Status st, std::int64_t start_ns, std::int64_t end_ns) {
+    stats_->Record(op, st, intended_ns_ == kNone ? start_ns : intended_ns_, start_ns, end_ns);
+  }
+
+ private:
+  Session* session_;
+  ThreadStats* stats_;
+  Clock* clock_;
+  bool real_clock_;
+  std::int64_t intended_ns_ = kNone;
+};
+
+}  // namespace storebench

@@ -1,0 +1,324 @@
+#include "runner/runner.h"
+
+#include <algorithm>
+#include <barrier>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <memory>
+#include <thread>
+
+#include "core/error.h"
+#include "measure/thread_stats.h"
+#include "report/text_report.h"
+#include "runner/measured_session.h"
+
+namespace storebench {
+namespace {
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+constexpr std::int64_t kNsPerS = 1'000'000'000;
+
+std::int64_t SecondsToNs(double s) { return static_cast<std::int64_t>(s * 1e9); }
+
+// One client thread's state; lives until the phase result is built.
+struct Client {
+  std::unique_ptr<Session> session;
+  std::unique_ptr<CoreWorkloadThread> work;
+  std::unique_ptr<ThreadStats> stats;
+  std::uint64_t ops_planned = 0;  // 0 = unlimited
+  std::uint64_t warmup_ops = 0;
+  alignas(64) std::atomic<std::uint64_t> ops_done{0};
+  std::int64_t end_ns = 0;
+};
+
+IntervalPoint MakePoint(double t_s, double interval_s,
+                        const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& h) {
+  IntervalPoint p;
+  p.t_s = t_s;
+  for (int i = 0; i < kNumOpTypes; ++i) {
+    if (!h[i] || h[i]->count() == 0) continue;
+    IntervalPoint::Op op;
+    op.name = std::string(OpName(static_cast<OpType>(i)));
+    op.count = h[i]->count();
+    op.mean_us = h[i]->mean() / 1e3;
+    op.p50_us = static_cast<double>(h[i]->ValueAtPercentile(50)) / 1e3;
+    op.p99_us = static_cast<double>(h[i]->ValueAtPercentile(99)) / 1e3;
+    op.max_us = static_cast<double>(h[i]->max()) / 1e3;
+    // Read-modify-write is composite: its read and update are counted too.
+    if (static_cast<OpType>(i) != OpType::kReadModifyWrite) p.operations += op.count;
+    p.ops.push_back(std::move(op));
+  }
+  p.ops_per_s = interval_s > 0 ? static_cast<double>(p.operations) / interval_s : 0;
+  return p;
+}
+
+}  // namespace
+
+void RequestStop(int signal_number) { g_stop_signal = signal_number; }
+int StopSignal() { return g_stop_signal; }
+void ClearStop() { g_stop_signal = 0; }
+
+Runner::Runner(Store& store, CoreWorkload& workload, RunnerOptions opts, Clock& clock, std::ostream* status_out)
+    : store_(store), workload_(workload), opts_(std::move(opts)), clock_(clock), status_out_(status_out) {}
+
+PhaseResult Runner::Run() {
+  const int n = std::max(1, opts_.threads);
+  const bool real_clock = dynamic_cast<SteadyClock*>(&clock_) != nullptr;
+  const bool series_intended = opts_.target_ops_per_s > 0 && opts_.measurement_interval != "op";
+  const std::int64_t interval_ns = std::max<std::int64_t>(1'000'000, SecondsToNs(opts_.series_interval_s));
+  const std::vector<OpType> op_types = workload_.OpTypes(opts_.loading);
+
+  std::vector<std::unique_ptr<Client>> clients;
+  for (int i = 0; i < n; ++i) {
+    auto c = std::make_unique<Client>();
+    c->session = store_.NewSession(i);  // may throw SetupError: nothing started yet
+    c->work = workload_.NewThread(i);
+    c->stats = std::make_unique<ThreadStats>(interval_ns, series_intended);
+    for (OpType t : op_types) c->stats->Prepare(t);
+    // YCSB's split: opcount / threads, the first (opcount % threads) get one more.
+    const auto un = static_cast<std::uint64_t>(n), ui = static_cast<std::uint64_t>(i);
+    c->ops_planned = opts_.operation_count / un + (ui < opts_.operation_count % un ? 1 : 0);
+    c->warmup_ops = opts_.warmup_operations / un + (ui < opts_.warmup_operations % un ? 1 : 0);
+    clients.push_back(std::move(c));
+  }
+
+  std::atomic<bool> stop{false};
+  std::atomic<int> running{n};
+  std::atomic<std::int64_t> t0{0};
+  const double per_thread_rate = opts_.target_ops_per_s > 0 ? opts_.target_ops_per_s / n : 0;
+  std::barrier start_barrier(n + 1);
+  std::barrier measure_barrier(n + 1, [&]() noexcept { t0.store(clock_.NowNs()); });
+
+  auto wait_until = [&](std::int64_t due) {
+    // Sleep in slices so that a stop request is seen within 100 ms.
+    constexpr std::int64_t kSlice = 100'000'000;
+    for (;;) {
+      std::int64_t now = clock_.NowNs();
+      if (due - now <= kSlice) break;
+      clock_.SleepUntilNs(now + kSlice);
+      if (stop.load(std::memory_order_relaxed)) return;
+    }
+    clock_.SleepUntilNs(due);
+  };
+
+  auto body = [&](Client& c) {
+    MeasuredSession db(c.session.get(), c.stats.get(), &clock_, real_clock);
+    auto one = [&]() {
+      if (opts_.loading) {
+        c.work->DoInsert(db);
+      } else {
+        c.work->DoTransaction(db);
+      }
+    };
+    start_barrier.arrive_and_wait();
+    // Warm-up: same path, same rate, discarded afterwards.
+    if (c.warmup_ops > 0 || opts_.warmup_s > 0) {
+      const std::int64_t w0 = clock_.NowNs();
+      const std::int64_t w_end = opts_.warmup_s > 0 ? w0 + SecondsToNs(opts_.warmup_s) : INT64_MAX;
+      RateSchedule ws(w0, per_thread_rate);
+      for (std::uint64_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+        if (c.warmup_ops > 0 && i >= c.warmup_ops) break;
+        if (opts_.warmup_s > 0 && clock_.NowNs() >= w_end) break;
+        if (ws.throttled()) {
+          const std::int64_t due = ws.DueNs(i);
+          wait_until(due);
+          db.set_intended_start(due);
+        }
+        one();
+      }
+    }
+    measure_barrier.arrive_and_wait();
+    const std::int64_t start = t0.load();
+    c.stats->StartMeasuring(start);
+    RateSchedule schedule(start, per_thread_rate);
+    db.set_intended_start(MeasuredSession::kNone);
+    std::uint64_t i = 0;
+    for (; (c.ops_planned == 0 || i < c.ops_planned) && !stop.load(std::memory_order_relaxed); ++i) {
+      if (schedule.throttled()) {
+        const std::int64_t due = schedule.DueNs(i);
+        wait_until(due);
+        if (stop.load(std::memory_order_relaxed)) break;
+        db.set_intended_start(due);
+      }
+      one();
+      c.ops_done.store(i + 1, std::memory_order_relaxed);
+    }
+    c.end_ns = clock_.NowNs();
+    c.stats->Finish(c.end_ns);
+    running.fetch_sub(1);
+  };
+
+  std::vector<std::thread> threads;
+  threads.reserve(clients.size());
+  for (auto& c : clients) threads.emplace_back(body, std::ref(*c));
+
+  PhaseResult r;
+  r.phase = opts_.loading ? "load" : "run";
+  r.binding = opts_.binding;
+  r.threads = n;
+  r.target_ops_per_s = opts_.target_ops_per_s;
+  r.measurement_interval = opts_.measurement_interval;
+  r.percentiles = opts_.percentiles;
+
+  start_barrier.arrive_and_wait();
+  measure_barrier.arrive_and_wait();
+  const std::int64_t start = t0.load();
+  r.start_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+
+  // Collector: every interval (plus a grace period for the threads to hand
+  // off), merge the published interval histograms into one point.
+  constexpr std::int64_t kGraceNs = 50'000'000;
+  const std::int64_t status_ns = std::max<std::int64_t>(interval_ns, SecondsToNs(opts_.status_interval_s));
+  const std::int64_t max_ns = opts_.max_execution_s > 0 ? SecondsToNs(opts_.max_execution_s) : 0;
+  std::array<std::unique_ptr<Histogram>, kNumOpTypes> interval_acc, status_acc;
+  std::int64_t next_point = start + interval_ns;
+  std::int64_t next_status = start + status_ns;
+  std::int64_t last_status_t = start;
+  std::uint64_t last_status_ops = 0;
+  const std::uint64_t total_planned = opts_.operation_count;
+  auto total_done = [&] {
+    std::uint64_t s = 0;
+    for (auto& c : clients) s += c->ops_done.load(std::memory_order_relaxed);
+    return s;
+  };
+  auto collect = [&](std::int64_t point_end, bool final_point) {
+    for (auto& c : clients) c->stats->TakeInterval(interval_acc);
+    const std::int64_t point_start = point_end - interval_ns;
+    const double len_s = final_point ? static_cast<double>(point_end - std::max(start, point_start)) / 1e9
+                                     : static_cast<double>(interval_ns) / 1e9;
+    IntervalPoint p = MakePoint(static_cast<double>(point_end - start) / 1e9, len_s, interval_acc);
+    if (!final_point || p.operations > 0) r.series.push_back(std::move(p));
+    for (int i = 0; i < kNumOpTypes; ++i) {
+      if (!interval_acc[i]) continue;
+      if (!status_acc[i]) status_acc[i] = std::make_unique<Histogram>();
+      status_acc[i]->Merge(*interval_acc[i]);
+      interval_acc[i]->Reset();
+    }
+  };
+  auto print_status = [&](std::int64_t now) {
+    const std::uint64_t done = total_done();
+    const double elapsed_s = static_cast<double>(now - start) / 1e9;
+    const double dt = static_cast<double>(now - last_status_t) / 1e9;
+    const double cur = dt > 0 ? static_cast<double>(done - last_status_ops) / dt : 0;
+    if (opts_.status && status_out_ != nullptr) {
+      std::optional<std::int64_t> remaining;
+      if (total_planned > 0 && done > 0) {
+        remaining = static_cast<std::int64_t>(std::ceil(
+            elapsed_s * static_cast<double>(total_planned - std::min(done, total_planned)) / static_cast<double>(done)));
+      } else if (max_ns > 0) {
+        remaining = static_cast<std::int64_t>(std::ceil(std::max(0.0, opts_.max_execution_s - elapsed_s)));
+      }
+      std::vector<StatusOp> ops;
+      for (int i = 0; i < kNumOpTypes; ++i) {
+        if (status_acc[i] && status_acc[i]->count() > 0) {
+          ops.push_back(StatusOp{OpName(static_cast<OpType>(i)), status_acc[i].get()});
+        }
+      }
+      *status_out_ << FormatStatusLine(std::chrono::system_clock::now(), elapsed_s, done, cur, remaining, ops)
+                   << std::endl;
+    }
+    for (auto& h : status_acc) {
+      if (h) h->Reset();
+    }
+    last_status_t = now;
+    last_status_ops = done;
+  };
+  auto print_progress = [&](std::int64_t now) {
+    if (!opts_.progress || status_out_ == nullptr || opts_.status) return;
+    const std::uint64_t done = total_done();
+    const double elapsed_s = static_cast<double>(now - start) / 1e9;
+    const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0;
+    *status_out_ << "\r" << r.phase << ": " << done;
+    if (total_planned > 0) {
+      const double pct = 100.0 * static_cast<double>(done) / static_cast<double>(total_planned);
+      *status_out_ << "/" << total_planned << " (" << static_cast<int>(pct) << "%)";
+    }
+    *status_out_ << ", " << static_cast<std::uint64_t>(rate) << " ops/s";
+    if (total_planned > 0 && rate > 0) {
+      const double eta = static_cast<double>(total_planned - std::min(done, total_planned)) / rate;
+      *status_out_ << ", ETA " << static_cast<std::uint64_t>(std::ceil(eta)) << " s";
+    }
+    *status_out_ << "   " << std::flush;
+  };
+
+  std::string stop_reason = opts_.loading || opts_.operation_count > 0 ? "operationcount" : "";
+  while (running.load() > 0) {
+    const std::int64_t now = clock_.NowNs();
+    if (StopSignal() != 0 && !stop.load()) {
+      stop.store(true);
+      r.interrupted = true;
+      stop_reason = "signal";
+    }
+    if (max_ns > 0 && now - start >= max_ns && !stop.load()) {
+      stop.store(true);
+      stop_reason = "maxexecutiontime";
+    }
+    if (now >= next_point + kGraceNs) {
+      collect(next_point, false);
+      next_point += interval_ns;
+      print_progress(now);
+    }
+    if (now >= next_status + kGraceNs) {
+      print_status(now);
+      next_status += status_ns;
+    }
+    std::int64_t wake = std::min({next_point + kGraceNs, next_status + kGraceNs, now + 20'000'000});
+    if (max_ns > 0) wake = std::min(wake, std::max(now, start + max_ns));
+    // A real sleep whatever the clock: a fake clock only moves with the workers.
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::clamp<std::int64_t>(wake - now, 1'000'000, 20'000'000)));
+  }
+  for (auto& t : threads) t.join();
+
+  std::int64_t end = start;
+  for (auto& c : clients) end = std::max(end, c->end_ns);
+  // The last (partial) interval, then the last status line.
+  while (next_point < end) {
+    collect(next_point, false);
+    next_point += interval_ns;
+  }
+  collect(end, true);
+  if (opts_.status) print_status(end);
+  if (opts_.progress && !opts_.status && status_out_ != nullptr) {
+    print_progress(end);
+    *status_out_ << "\n";
+  }
+
+  r.runtime_ms = (end - start) / 1'000'000;
+  r.operations = total_done();
+  const double runtime_s = static_cast<double>(end - start) / 1e9;
+  r.throughput_ops_per_s = runtime_s > 0 ? static_cast<double>(r.operations) / runtime_s : 0;
+  r.stop_reason = stop_reason.empty() ? "completed" : stop_reason;
+
+  // Totals, merged over threads, in the stable report order: each
+  // operation, then its failures.
+  for (int i = 0; i < kNumOpTypes; ++i) {
+    const auto t = static_cast<OpType>(i);
+    OpResult ok, failed;
+    ok.name = std::string(OpName(t));
+    failed.name = ok.name + "-FAILED";
+    bool seen = false;
+    for (auto& c : clients) {
+      const OpStats* s = c->stats->op(t);
+      if (s == nullptr) continue;
+      seen = true;
+      ok.service.Merge(s->service);
+      ok.intended.Merge(s->intended);
+      failed.service.Merge(s->failed_service);
+      failed.intended.Merge(s->failed_intended);
+      for (int k = 0; k < Status::kNumCodes; ++k) ok.return_codes[k] += s->return_codes[k];
+    }
+    if (!seen) continue;
+    const bool has_failed = failed.service.count() > 0;
+    r.ops.push_back(std::move(ok));
+    if (has_failed) r.ops.push_back(std::move(failed));
+  }
+  for (auto& c : clients) r.integrity_failures += c->stats->integrity_failures;
+  for (auto& c : clients) c->session.reset();
+  return r;
+}
+
+}  // namespace storebench

@@ -1,0 +1,64 @@
+// Runner: runs one phase (load or run) of a workload against a store with N
+// client threads and turns what they measured into a PhaseResult.
+//
+// Each client thread has its own Session, workload state and ThreadStats.
+// With a target rate each thread follows an open-loop schedule (operation i
+// due at t0 + i * threads / target) and latency is measured from the due
+// time. Warm-up operations run first, through the same path, and are then
+// discarded. The calling thread is the collector: it builds the per-second
+// time series, prints status lines, and stops the phase at
+// maxexecutiontime or on a stop request (SIGINT/SIGTERM).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "db/binding.h"
+#include "measure/result.h"
+#include "runner/clock.h"
+#include "workload/core_workload.h"
+
+namespace storebench {
+
+struct RunnerOptions {
+  bool loading = false;
+  int threads = 1;
+  double target_ops_per_s = 0;          // whole process; 0 = unthrottled
+  std::uint64_t operation_count = 0;    // whole process; 0 = until max_execution_s / stop
+  double max_execution_s = 0;           // 0 = no limit
+  std::uint64_t warmup_operations = 0;  // whole process, executed and not counted
+  double warmup_s = 0;
+  bool status = false;                  // -s: status lines on status_out
+  double status_interval_s = 10;
+  bool progress = false;                // one-line progress with ETA (a terminal, load)
+  std::string measurement_interval = "op";  // op | intended | both
+  std::vector<double> percentiles = {50, 95, 99};
+  double series_interval_s = 1;
+  std::string binding;                  // for the result
+};
+
+// Process-wide stop request, set from a signal handler (async-signal-safe).
+void RequestStop(int signal_number);
+// The signal that requested a stop, or 0.
+int StopSignal();
+// Clears the stop request (tests).
+void ClearStop();
+
+class Runner {
+ public:
+  Runner(Store& store, CoreWorkload& workload, RunnerOptions opts, Clock& clock, std::ostream* status_out);
+  // Runs the phase. Throws SetupError when a session cannot be created.
+  PhaseResult Run();
+
+ private:
+  Store& store_;
+  CoreWorkload& workload_;
+  RunnerOptions opts_;
+  Clock& clock_;
+  std::ostream* status_out_;
+};
+
+}  // namespace storebench

@@ -1,0 +1,130 @@
+// CoreWorkload: YCSB's site.ycsb.workloads.CoreWorkload, same properties,
+// defaults and semantics, turned into operations on a MeasuredSession.
+//
+// CoreWorkloadOptions holds every property, parsed and validated once
+// (ConfigError with the property's origin on bad input). CoreWorkload is
+// shared by all client threads and holds the shared counters (load key
+// sequence, acknowledged insert sequence, sequential chooser); it is
+// thread-safe. Each thread gets its own CoreWorkloadThread with its own Rng
+// and generators and reusable buffers: DoInsert/DoTransaction do not
+// allocate once warm.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/generators.h"
+#include "core/keys.h"
+#include "core/properties.h"
+#include "measure/op_type.h"
+#include "runner/measured_session.h"
+
+namespace storebench {
+
+struct CoreWorkloadOptions {
+  std::string table = "usertable";
+  std::int64_t fieldcount = 10;
+  std::string fieldnameprefix = "field";
+  std::int64_t fieldlength = 100;
+  std::int64_t minfieldlength = 1;
+  std::string fieldlengthdistribution = "constant";  // constant | uniform | zipfian | histogram
+  std::string fieldlengthhistogram = "hist.txt";
+  bool readallfields = true;
+  bool writeallfields = false;
+  double readproportion = 0.95;
+  double updateproportion = 0.05;
+  double insertproportion = 0;
+  double scanproportion = 0;
+  double readmodifywriteproportion = 0;
+  std::string requestdistribution = "uniform";  // uniform|zipfian|latest|hotspot|sequential|exponential
+  double zipfian_constant = 0.99;
+  std::int64_t minscanlength = 1;
+  std::int64_t maxscanlength = 1000;
+  std::string scanlengthdistribution = "uniform";  // uniform | zipfian
+  bool ordered_inserts = false;  // insertorder=ordered
+  std::int64_t zeropadding = 1;
+  std::int64_t recordcount = 0;
+  std::int64_t operationcount = 0;
+  std::int64_t insertstart = 0;
+  std::int64_t insertcount = 0;  // defaults to recordcount - insertstart
+  double hotspotdatafraction = 0.2;
+  double hotspotopnfraction = 0.8;
+  double exponential_percentile = 95;
+  double exponential_frac = 0.8571428571;
+  bool dataintegrity = false;
+  std::int64_t insertion_retry_limit = 0;
+  double insertion_retry_interval_s = 3;
+  std::uint64_t seed = 0;  // extension: 0 = from the clock
+
+  // Reads and validates all CoreWorkload properties. Throws ConfigError.
+  static CoreWorkloadOptions FromProperties(const Properties& props);
+};
+
+class CoreWorkloadThread;
+
+class CoreWorkload {
+ public:
+  explicit CoreWorkload(const CoreWorkloadOptions& opts);
+  ~CoreWorkload();
+  const CoreWorkloadOptions& options() const { return opts_; }
+  // Operation types this workload can issue in the given phase.
+  std::vector<OpType> OpTypes(bool loading) const;
+  std::unique_ptr<CoreWorkloadThread> NewThread(int thread_id);
+  std::string BuildKey(std::int64_t keynum) const { return keys_.Build(keynum); }
+
+ private:
+  friend class CoreWorkloadThread;
+  CoreWorkloadOptions opts_;
+  KeyBuilder keys_;
+  SharedCounter load_sequence_;
+  AcknowledgedCounter insert_sequence_;
+  SharedCounter sequential_counter_;
+  std::vector<std::string> field_names_;
+  std::unique_ptr<HistogramGenerator> length_histogram_;  // parsed once when used
+  std::uint64_t seed_;
+};
+
+class CoreWorkloadThread : private RecordVerifier {
+ public:
+  CoreWorkloadThread(CoreWorkload& w, int thread_id);
+  // Load phase: inserts the next record of the shared load sequence.
+  void DoInsert(MeasuredSession& db);
+  // Run phase: one operation chosen by the proportions.
+  void DoTransaction(MeasuredSession& db);
+
+  // Exposed for tests: the next key number the chooser would pick.
+  std::int64_t NextKeynum();
+  // The deterministic value of (key, field) used by dataintegrity (YCSB's
+  // buildDeterministicValue: key:field then ':' + Java hashCode repeated).
+  static void DeterministicValue(std::string_view key, std::string_view field, std::size_t size,
+                                 std::string* out);
+
+ private:
+  bool Verify(std::string_view key, const RecordSet& rec) override;
+  void BuildValues(std::string_view key, bool all_fields);
+  std::string_view KeyFor(std::int64_t keynum);
+  void ChooseReadFields();
+
+  CoreWorkload& w_;
+  const CoreWorkloadOptions& o_;
+  Rng rng_;
+  std::unique_ptr<NumberGenerator> key_chooser_;
+  bool exponential_ = false;
+  std::unique_ptr<NumberGenerator> field_length_;
+  std::unique_ptr<NumberGenerator> scan_length_;
+  UniformGenerator field_chooser_;
+  DiscreteGenerator op_chooser_;
+
+  char key_buf_[KeyBuilder::kMaxKeyLength];
+  std::vector<Field> values_;
+  std::vector<std::string> value_store_;  // dataintegrity: owned values
+  std::string random_bytes_;              // printable random bytes; values are views into it
+  std::string_view one_field_[1];
+  FieldSelector read_fields_;
+  RecordSet result_;
+  std::string expected_;  // scratch for Verify
+};
+
+}  // namespace storebench

@@ -1,0 +1,206 @@
+// End-to-end tests of the storebench binary, run as a user would: exit
+// codes, one-line errors, YCSB-parseable output, JSON results, load and run
+// in two processes, and Ctrl-C.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Exec {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("storebench-cli-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs the binary in dir_ with args; stdout/stderr captured.
+  Exec Run(const std::vector<std::string>& args, int signal_after_ms = 0) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    pid_t pid = fork();
+    if (pid == 0) {
+      if (chdir(dir_.c_str()) != 0) _exit(99);
+      FILE* o = freopen(out.c_str(), "w", stdout);
+      FILE* e = freopen(err.c_str(), "w", stderr);
+      if (!o || !e) _exit(98);
+      std::vector<char*> argv;
+      std::string bin = STOREBENCH_BINARY;
+      argv.push_back(bin.data());
+      std::vector<std::string> copy = args;
+      for (auto& a : copy) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(bin.c_str(), argv.data());
+      _exit(97);
+    }
+    if (signal_after_ms > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(signal_after_ms));
+      kill(pid, SIGINT);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    Exec r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = Slurp(out);
+    r.err = Slurp(err);
+    return r;
+  }
+  std::string Workload(const std::string& name) { return std::string(STOREBENCH_SOURCE_DIR) + "/workloads/" + name; }
+  void Write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+
+  // A one-line error on stderr, exit 2, containing every needle.
+  void ExpectConfigError(const Exec& r, const std::vector<std::string>& needles) {
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("storebench: ", 0), 0u) << r.err;
+    for (const auto& n : needles) EXPECT_NE(r.err.find(n), std::string::npos) << "missing '" << n << "' in: " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CliTest, HelpAndList) {
+  Exec h = Run({"--help"});
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("storebench load"), std::string::npos);
+  Exec l = Run({"list"});
+  EXPECT_EQ(l.code, 0);
+  for (const char* s : {"rocksdb", "rocksdb.dir", "memory", "null"}) EXPECT_NE(l.out.find(s), std::string::npos) << s;
+}
+
+TEST_F(CliTest, BadInputIsOneLineAndExitTwo) {
+  ExpectConfigError(Run({"run", "memory", "-p", "recordcont=10"}), {"unknown property 'recordcont'", "recordcount"});
+  ExpectConfigError(Run({"run", "memroy"}), {"unknown binding 'memroy'", "memory", "rocksdb"});
+  ExpectConfigError(Run({"run", "memory", "-p", "recordcount=-1"}), {"recordcount", "-1"});
+  ExpectConfigError(Run({"run", "memory", "-p", "operationcount=ten"}), {"operationcount", "ten"});
+  ExpectConfigError(Run({"run", "memory", "-p", "requestdistribution=zipf"}), {"requestdistribution", "zipfian"});
+  ExpectConfigError(Run({"run", "memory", "-p", "readproportion=0", "-p", "updateproportion=0"}), {"sum to 0"});
+  ExpectConfigError(Run({"run", "memory", "-threads", "0"}), {"threadcount"});
+  ExpectConfigError(Run({"run", "memory", "--frobnicate"}), {"unknown option '--frobnicate'"});
+  ExpectConfigError(Run({"run", "memory", "-P", "no-such-file"}), {"no-such-file"});
+  ExpectConfigError(Run({"run", "memory", "-p", "rocksdb.dir=x"}), {"rocksdb.dir", "belongs to binding 'rocksdb'"});
+  Write("bad", "recordcount=10\n# fine\nthis line is fine as key value\nnoseparator\n");
+  ExpectConfigError(Run({"run", "memory", "-P", "bad"}), {"bad:4", "noseparator"});
+  Write("file", "x");
+  ExpectConfigError(Run({"load", "rocksdb", "-p", "rocksdb.dir=file/sub"}), {"file/sub"});
+}
+
+TEST_F(CliTest, OutputParsesAsYcsbAndJsonIsOneDocument) {
+  Exec r = Run({"bench", "memory", "-P", Workload("workloada"), "-p", "recordcount=500", "-p", "operationcount=3000",
+                "-threads", "2", "--json", "r.json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // Every stdout line is "[NAME], metric, number" (or a phase comment).
+  std::regex line(R"(^\[[A-Za-z-]+\], [^,]+, -?[0-9]+(\.[0-9]+)?$)");
+  std::istringstream in(r.out);
+  std::string l;
+  int figures = 0;
+  while (std::getline(in, l)) {
+    if (l.rfind("# ", 0) == 0) continue;
+    EXPECT_TRUE(std::regex_match(l, line)) << l;
+    ++figures;
+  }
+  EXPECT_GT(figures, 20);
+  for (const char* s : {"[OVERALL], RunTime(ms), ", "[OVERALL], Throughput(ops/sec), ", "[INSERT], Operations, 500",
+                        "[READ], 95thPercentileLatency(us), ", "[UPDATE], Return=OK, ", "[READ], 50thPercentileLatency(us)"}) {
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+  }
+  EXPECT_EQ(r.out.find("E+"), std::string::npos);
+  auto j = nlohmann::json::parse(Slurp(dir_ / "r.json"));
+  ASSERT_EQ(j["phases"].size(), 2u);
+  EXPECT_EQ(j["phases"][0]["phase"], "load");
+  EXPECT_EQ(j["phases"][1]["operations"], 3000);
+  EXPECT_EQ(j["properties"]["recordcount"], "500");
+  EXPECT_EQ(j["properties"]["fieldlength"], "100");  // defaults in force are recorded too
+}
+
+TEST_F(CliTest, RocksdbLoadThenRunInTwoProcesses) {
+  Exec load = Run({"load", "rocksdb", "-P", Workload("workloadc"), "-p", "recordcount=2000", "-threads", "2"});
+  ASSERT_EQ(load.code, 0) << load.err;
+  EXPECT_NE(load.out.find("[INSERT], Operations, 2000"), std::string::npos) << load.out;
+  EXPECT_NE(load.out.find("[STORE], DiskUsage(bytes), "), std::string::npos) << load.out;
+  EXPECT_TRUE(fs::exists(dir_ / "storebench-data" / "rocksdb"));
+  Exec run = Run({"run", "rocksdb", "-P", Workload("workloadc"), "-p", "recordcount=2000", "-p",
+                  "operationcount=5000", "-threads", "2"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("[READ], Return=OK, 5000"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("READ-FAILED"), std::string::npos) << run.out;
+}
+
+TEST_F(CliTest, BenchWithoutDirUsesATemporaryDirectory) {
+  Exec r = Run({"bench", "rocksdb", "-P", Workload("workloada"), "-p", "recordcount=300", "-p", "operationcount=300"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "storebench-data"));
+  EXPECT_TRUE(fs::exists(dir_ / "storebench-result.json"));
+}
+
+TEST_F(CliTest, MemoryRunPreloadsAndSaysSo) {
+  Exec r = Run({"run", "memory", "-P", Workload("workloadc"), "-p", "recordcount=1000", "-p", "operationcount=2000"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("loading 1000 records first (not measured)"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("[READ], Return=OK, 2000"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("[INSERT]"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, TargetRateIsHeldAndBothLatenciesReported) {
+  Exec r = Run({"run", "null", "-P", Workload("workloada"), "-p", "recordcount=1000", "-p", "operationcount=1000",
+                "-target", "1000", "-threads", "2", "-p", "measurement.interval=both"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(\[OVERALL\], RunTime\(ms\), ([0-9]+))")));
+  const int ms = std::stoi(m[1]);
+  EXPECT_GE(ms, 990);  // 1000 ops at 1000 ops/s take one second
+  EXPECT_LE(ms, 1500);
+  EXPECT_NE(r.out.find("[Intended-READ], Operations, "), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, StatusLinesGoToStderr) {
+  Exec r = Run({"run", "null", "-P", Workload("workloada"), "-p", "recordcount=1000", "-p", "maxexecutiontime=1.5",
+                "-p", "operationcount=0", "-p", "status.interval=0.5", "-s"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::regex status(R"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3} [0-9.]+ sec: \d+ operations; [0-9.]+ current ops/sec;.*\[READ: Count=\d+)");
+  EXPECT_TRUE(std::regex_search(r.err, status)) << r.err;
+  EXPECT_EQ(r.out.find(" sec: "), std::string::npos);
+}
+
+TEST_F(CliTest, CtrlCStopsAndStillWritesPartialResults) {
+  Exec r = Run({"run", "memory", "-P", Workload("workloada"), "-p", "recordcount=1000", "-p", "operationcount=0",
+                "--json", "partial.json"},
+               1500);
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.out.find("[OVERALL], RunTime(ms), "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[OVERALL], Interrupted, true"), std::string::npos) << r.out;
+  auto j = nlohmann::json::parse(Slurp(dir_ / "partial.json"));
+  EXPECT_EQ(j["phases"][0]["interrupted"], true);
+  EXPECT_GT(j["phases"][0]["operations"].get<long long>(), 0);
+}
+
+}  // namespace

@@ -1,0 +1,413 @@
+// The binding conformance suite: one set of tests run against every binding
+// in the registry except "null" (which stores nothing by design), so a
+// binding added to bindings.def is covered without touching this file.
+//
+// Semantics every storing binding must follow:
+//  - Insert creates or overwrites a record with exactly the given fields.
+//  - Read returns the stored fields (all, or the selected ones) in the order
+//    they were written; NOT_FOUND for a missing key, with `out` cleared.
+//  - Update sets the given fields and keeps the others; NOT_FOUND (and no
+//    record created) for a missing key.
+//  - Delete removes the record; deleting a missing key is OK or NOT_FOUND,
+//    never ERROR.
+//  - Scan returns up to `count` records in key order from start_key
+//    inclusive, fewer at the end of the key space.
+//  - Sessions of one store may be used concurrently by their own threads.
+//  - A persistent binding keeps its data across Close and reopen, and
+//    reports a positive DiskUsageBytes once it holds data.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "db/binding.h"
+#include "db/registry.h"
+
+namespace storebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+using Owned = std::vector<std::pair<std::string, std::string>>;
+
+std::vector<Field> Views(const Owned& owned) {
+  std::vector<Field> out;
+  for (const auto& [n, v] : owned) out.push_back({n, v});
+  return out;
+}
+
+// A deterministic 10-field record of 100-byte values for `key`.
+Owned MakeRecord(const std::string& key, int version = 0) {
+  Owned rec;
+  for (int i = 0; i < 10; ++i) {
+    std::string v = key + "/" + std::to_string(i) + "/v" + std::to_string(version) + "/";
+    while (v.size() < 100) v += static_cast<char>('a' + (v.size() + i) % 26);
+    rec.emplace_back("field" + std::to_string(i), v);
+  }
+  return rec;
+}
+
+Owned FieldsOf(const RecordSet& rs, std::size_t r) {
+  Owned out;
+  for (std::size_t i = 0; i < rs.field_count(r); ++i) {
+    Field f = rs.field(r, i);
+    out.emplace_back(std::string(f.name), std::string(f.value));
+  }
+  return out;
+}
+
+std::string MakeTempDir() {
+  std::string tmpl = (fs::temp_directory_path() / "storebench-conformance-XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed";
+  return tmpl;
+}
+
+std::vector<const BindingInfo*> StoringBindings() {
+  std::vector<const BindingInfo*> out;
+  for (const BindingInfo* b : AllBindings()) {
+    if (b->name != "null") out.push_back(b);
+  }
+  return out;
+}
+
+constexpr std::string_view kTable = "usertable";
+
+class ConformanceTest : public ::testing::TestWithParam<const BindingInfo*> {
+ protected:
+  void SetUp() override {
+    dir_ = MakeTempDir();
+    Open();
+  }
+  void TearDown() override {
+    CloseStore();
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  const BindingInfo& binding() const { return *GetParam(); }
+
+  Properties Props() const {
+    Properties p;
+    if (binding().uses_dir) p.Set(binding().name + ".dir", dir_ + "/db");
+    return p;
+  }
+  void Open() {
+    Properties p = Props();
+    OpenContext ctx;
+    ctx.loading = true;
+    ctx.thread_count = 4;
+    store_ = binding().open(p, ctx);
+    ASSERT_NE(store_, nullptr);
+    session_ = store_->NewSession(0);
+    ASSERT_NE(session_, nullptr);
+  }
+  void CloseStore() {
+    session_.reset();
+    if (store_) store_->Close();
+    store_.reset();
+  }
+
+  Status Insert(const std::string& key, const Owned& rec) {
+    auto v = Views(rec);
+    return session_->Insert(kTable, key, v);
+  }
+  Status Update(const std::string& key, const Owned& rec) {
+    auto v = Views(rec);
+    return session_->Update(kTable, key, v);
+  }
+  Status Read(const std::string& key, const FieldSelector& sel = {}) {
+    return session_->Read(kTable, key, sel, &out_);
+  }
+  // Reads `key` (all fields) and expects exactly `want`.
+  void ExpectRecord(const std::string& key, const Owned& want) {
+    ASSERT_EQ(Read(key), Status::Ok()) << key;
+    ASSERT_EQ(out_.record_count(), 1u);
+    EXPECT_EQ(out_.key(0), key);
+    EXPECT_EQ(FieldsOf(out_, 0), want) << key;
+  }
+
+  std::string dir_;
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<Session> session_;
+  RecordSet out_;
+};
+
+TEST_P(ConformanceTest, InsertThenReadAllFields) {
+  Owned rec = MakeRecord("user1");
+  ASSERT_EQ(Insert("user1", rec), Status::Ok());
+  ExpectRecord("user1", rec);
+}
+
+TEST_P(ConformanceTest, ReadSelectedFields) {
+  Owned rec = MakeRecord("user1");
+  ASSERT_EQ(Insert("user1", rec), Status::Ok());
+  std::string_view names[] = {"field5", "field2", "nosuchfield"};
+  ASSERT_EQ(Read("user1", FieldSelector{false, names}), Status::Ok());
+  ASSERT_EQ(out_.record_count(), 1u);
+  EXPECT_EQ(FieldsOf(out_, 0), (Owned{rec[2], rec[5]}));  // stored order
+  EXPECT_FALSE(out_.Find(0, "field9").has_value());
+}
+
+TEST_P(ConformanceTest, ReadOfMissingKeyIsNotFoundAndClearsOutput) {
+  ASSERT_EQ(Insert("user1", MakeRecord("user1")), Status::Ok());
+  ASSERT_EQ(Read("user1"), Status::Ok());  // out_ now holds a record
+  EXPECT_EQ(Read("user2"), Status::NotFound());
+  EXPECT_EQ(out_.record_count(), 0u);
+  EXPECT_EQ(Read("user"), Status::NotFound());  // a prefix of a stored key
+  EXPECT_EQ(Read("user10"), Status::NotFound());
+}
+
+TEST_P(ConformanceTest, UpdateSetsGivenFieldsAndKeepsOthers) {
+  Owned rec = MakeRecord("user1");
+  ASSERT_EQ(Insert("user1", rec), Status::Ok());
+  ASSERT_EQ(Update("user1", {{"field3", "changed"}}), Status::Ok());
+  Owned want = rec;
+  want[3].second = "changed";
+  ExpectRecord("user1", want);
+
+  // Several fields at once, one of them new.
+  ASSERT_EQ(Update("user1", {{"field0", "zero"}, {"extra", "added"}, {"field9", ""}}), Status::Ok());
+  want[0].second = "zero";
+  want[9].second = "";
+  want.emplace_back("extra", "added");
+  ExpectRecord("user1", want);
+}
+
+TEST_P(ConformanceTest, UpdateOfMissingKeyIsNotFoundAndCreatesNothing) {
+  EXPECT_EQ(Update("ghost", {{"field0", "x"}}), Status::NotFound());
+  EXPECT_EQ(Read("ghost"), Status::NotFound());
+}
+
+TEST_P(ConformanceTest, DeleteThenReadIsNotFound) {
+  ASSERT_EQ(Insert("user1", MakeRecord("user1")), Status::Ok());
+  ASSERT_EQ(Insert("user2", MakeRecord("user2")), Status::Ok());
+  ASSERT_EQ(session_->Delete(kTable, "user1"), Status::Ok());
+  EXPECT_EQ(Read("user1"), Status::NotFound());
+  EXPECT_EQ(Update("user1", {{"field0", "x"}}), Status::NotFound());
+  ExpectRecord("user2", MakeRecord("user2"));  // the neighbour is untouched
+  Status again = session_->Delete(kTable, "user1");
+  EXPECT_TRUE(again == Status::Ok() || again == Status::NotFound()) << again.name();
+  ASSERT_EQ(session_->Scan(kTable, "", 10, FieldSelector{}, &out_), Status::Ok());
+  ASSERT_EQ(out_.record_count(), 1u);
+  EXPECT_EQ(out_.key(0), "user2");
+  // Re-inserting a deleted key works.
+  ASSERT_EQ(Insert("user1", MakeRecord("user1", 7)), Status::Ok());
+  ExpectRecord("user1", MakeRecord("user1", 7));
+}
+
+TEST_P(ConformanceTest, InsertOverwritesWholeRecord) {
+  ASSERT_EQ(Insert("user1", MakeRecord("user1")), Status::Ok());
+  Owned replacement = {{"field0", "only"}, {"other", "two"}};
+  ASSERT_EQ(Insert("user1", replacement), Status::Ok());
+  ExpectRecord("user1", replacement);
+}
+
+TEST_P(ConformanceTest, EmptyAndBinaryValuesAndKeys) {
+  std::string binary;
+  for (int c = 0; c < 256; ++c) binary.push_back(static_cast<char>(c));
+  Owned rec = {{"empty", ""}, {"bin", binary}, {std::string("n\0m", 3), std::string(5000, '\xff')}};
+  std::string key("k\0ey\xff", 5);
+  ASSERT_EQ(Insert(key, rec), Status::Ok());
+  ExpectRecord(key, rec);
+  EXPECT_EQ(Read(std::string("k")), Status::NotFound());
+  ASSERT_EQ(Insert("nofields", {}), Status::Ok());
+  ExpectRecord("nofields", {});
+}
+
+TEST_P(ConformanceTest, ScanReturnsCountRecordsInKeyOrderFromStartInclusive) {
+  std::vector<int> order(50);
+  for (int i = 0; i < 50; ++i) order[static_cast<std::size_t>(i)] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937(42));
+  auto key = [](int i) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "scan%03d", i);
+    return std::string(buf);
+  };
+  for (int i : order) ASSERT_EQ(Insert(key(i), MakeRecord(key(i))), Status::Ok());
+
+  auto scan = [&](const std::string& start, std::uint64_t count, const FieldSelector& sel = {}) {
+    std::vector<std::string> keys;
+    EXPECT_EQ(session_->Scan(kTable, start, count, sel, &out_), Status::Ok());
+    for (std::size_t r = 0; r < out_.record_count(); ++r) keys.emplace_back(out_.key(r));
+    return keys;
+  };
+
+  EXPECT_EQ(scan(key(10), 5), (std::vector<std::string>{key(10), key(11), key(12), key(13), key(14)}));
+  for (std::size_t r = 0; r < out_.record_count(); ++r) {
+    EXPECT_EQ(FieldsOf(out_, r), MakeRecord(std::string(out_.key(r))));
+  }
+  // A start key between two stored keys starts at the next one.
+  EXPECT_EQ(scan("scan0105", 2), (std::vector<std::string>{key(11), key(12)}));
+  // Fewer at the end; none past the end; none for count 0.
+  EXPECT_EQ(scan(key(47), 10), (std::vector<std::string>{key(47), key(48), key(49)}));
+  EXPECT_TRUE(scan("scan999", 10).empty());
+  EXPECT_TRUE(scan(key(0), 0).empty());
+  // Everything from the beginning.
+  std::vector<std::string> all = scan("", 1000);
+  ASSERT_EQ(all.size(), 50u);
+  EXPECT_TRUE(std::is_sorted(all.begin(), all.end()));
+  // Selected fields apply to every record.
+  std::string_view names[] = {"field1"};
+  ASSERT_EQ(scan(key(20), 3, FieldSelector{false, names}).size(), 3u);
+  for (std::size_t r = 0; r < 3; ++r) {
+    ASSERT_EQ(out_.field_count(r), 1u);
+    EXPECT_EQ(out_.field(r, 0).value, MakeRecord(key(20 + static_cast<int>(r)))[1].second);
+  }
+}
+
+TEST_P(ConformanceTest, ConcurrentSessionsOnDisjointKeys) {
+  constexpr int kThreads = 4;
+  constexpr int kKeys = 250;
+  auto key = [](int t, int i) { return "t" + std::to_string(t) + "-" + std::to_string(1000 + i); };
+  std::atomic<int> failures{0};
+  std::atomic<bool> writers_done{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      auto s = store_->NewSession(t + 1);
+      RecordSet rs;
+      for (int i = 0; i < kKeys; ++i) {
+        auto rec = MakeRecord(key(t, i));
+        auto v = Views(rec);
+        if (s->Insert(kTable, key(t, i), v) != Status::Ok()) ++failures;
+      }
+      for (int i = 0; i < kKeys; ++i) {
+        if (s->Read(kTable, key(t, i), FieldSelector{}, &rs) != Status::Ok() ||
+            FieldsOf(rs, 0) != MakeRecord(key(t, i))) {
+          ++failures;
+        }
+        Owned upd = {{"field4", "updated-" + key(t, i)}};
+        auto v = Views(upd);
+        if (s->Update(kTable, key(t, i), v) != Status::Ok()) ++failures;
+      }
+    });
+  }
+  // A scanner running alongside the writers: results always in key order.
+  std::thread scanner([&] {
+    auto s = store_->NewSession(kThreads + 1);
+    RecordSet rs;
+    do {
+      if (s->Scan(kTable, "t", 100, FieldSelector{}, &rs) != Status::Ok()) ++failures;
+      for (std::size_t r = 1; r < rs.record_count(); ++r) {
+        if (!(rs.key(r - 1) < rs.key(r))) ++failures;
+      }
+    } while (!writers_done.load());
+  });
+  for (auto& th : threads) th.join();
+  writers_done = true;
+  scanner.join();
+  EXPECT_EQ(failures.load(), 0);
+
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < kKeys; ++i) {
+      Owned want = MakeRecord(key(t, i));
+      want[4].second = "updated-" + key(t, i);
+      ExpectRecord(key(t, i), want);
+    }
+  }
+  ASSERT_EQ(session_->Scan(kTable, "", 10000, FieldSelector{}, &out_), Status::Ok());
+  EXPECT_EQ(out_.record_count(), static_cast<std::size_t>(kThreads * kKeys));
+}
+
+TEST_P(ConformanceTest, PersistentBindingKeepsDataAcrossReopen) {
+  if (!store_->capabilities().persistent) GTEST_SKIP() << binding().name << " is not persistent";
+  for (int i = 0; i < 100; ++i) {
+    std::string k = "user" + std::to_string(i);
+    ASSERT_EQ(Insert(k, MakeRecord(k)), Status::Ok());
+  }
+  ASSERT_EQ(Update("user7", {{"field1", "after-update"}}), Status::Ok());
+  ASSERT_EQ(session_->Delete(kTable, "user8"), Status::Ok());
+  CloseStore();
+  Open();
+  for (int i = 0; i < 100; ++i) {
+    std::string k = "user" + std::to_string(i);
+    if (i == 8) {
+      EXPECT_EQ(Read(k), Status::NotFound());
+      continue;
+    }
+    Owned want = MakeRecord(k);
+    if (i == 7) want[1].second = "after-update";
+    ExpectRecord(k, want);
+  }
+}
+
+TEST_P(ConformanceTest, DiskUsageOfPersistentBindingIsPositive) {
+  for (int i = 0; i < 200; ++i) {
+    std::string k = "user" + std::to_string(i);
+    ASSERT_EQ(Insert(k, MakeRecord(k)), Status::Ok());
+  }
+  std::optional<std::uint64_t> bytes = store_->DiskUsageBytes();
+  if (store_->capabilities().persistent) {
+    ASSERT_TRUE(bytes.has_value());
+    EXPECT_GT(*bytes, 0u);
+  }
+  ExpectRecord("user5", MakeRecord("user5"));  // still usable afterwards
+}
+
+TEST_P(ConformanceTest, DocumentedPropertiesAreReadAndTheirDefaultsParse) {
+  EXPECT_FALSE(binding().summary.empty());
+  CloseStore();
+  Properties p;
+  for (const PropertySpec& spec : binding().properties) {
+    EXPECT_EQ(spec.name.rfind(binding().name + ".", 0), 0u) << spec.name << " is not namespaced";
+    EXPECT_FALSE(spec.help.empty()) << spec.name;
+    p.Set(spec.name, spec.default_value, "default");
+  }
+  if (binding().uses_dir) p.Set(binding().name + ".dir", dir_ + "/defaults");
+  store_ = binding().open(p, OpenContext{});
+  for (const PropertySpec& spec : binding().properties) {
+    EXPECT_TRUE(p.IsKnown(spec.name)) << spec.name << " is documented but never read";
+  }
+  session_ = store_->NewSession(0);
+  ASSERT_EQ(Insert("k", MakeRecord("k")), Status::Ok());
+  ExpectRecord("k", MakeRecord("k"));
+}
+
+std::string BindingName(const ::testing::TestParamInfo<const BindingInfo*>& info) {
+  std::string n = info.param->name;
+  for (char& c : n) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBindings, ConformanceTest, ::testing::ValuesIn(StoringBindings()), BindingName);
+
+TEST(RegistryTest, EveryBindingIsWellFormedAndFindable) {
+  std::vector<std::string> names;
+  for (const BindingInfo* b : AllBindings()) {
+    ASSERT_NE(b, nullptr);
+    EXPECT_FALSE(b->name.empty());
+    EXPECT_TRUE(static_cast<bool>(b->open)) << b->name;
+    EXPECT_EQ(&FindBinding(b->name), b);
+    names.push_back(b->name);
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end()) << "duplicate binding name";
+  for (const char* required : {"rocksdb", "memory", "null"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), required), names.end()) << required;
+  }
+  // Every storing binding is in the conformance suite.
+  EXPECT_EQ(StoringBindings().size(), names.size() - 1);
+}
+
+TEST(RegistryTest, UnknownBindingSuggestsTheClosest) {
+  try {
+    FindBinding("memroy");
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'memory'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace storebench

@@ -1,0 +1,281 @@
+// RocksDB-specific behaviour: setup errors, options, DiskUsageBytes, Stats.
+// (The operation semantics are covered by conformance_test.cc.)
+#include <gtest/gtest.h>
+#include <rocksdb/convenience.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "db/binding.h"
+#include "db/registry.h"
+
+namespace storebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RocksDbTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "storebench-rocksdb-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    root_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+
+  Properties Props(const std::string& sub = "db") const {
+    Properties p;
+    p.Set("rocksdb.dir", root_ + "/" + sub);
+    return p;
+  }
+  static std::unique_ptr<Store> Open(const Properties& p) {
+    return FindBinding("rocksdb").open(p, OpenContext{});
+  }
+  static Status Put(Store* store, const std::string& key, const std::string& value) {
+    auto s = store->NewSession(0);
+    Field f{"field0", value};
+    return s->Insert("usertable", key, std::span<const Field>(&f, 1));
+  }
+  static Status Get(Store* store, const std::string& key, std::string* value = nullptr) {
+    auto s = store->NewSession(0);
+    RecordSet rs;
+    Status st = s->Read("usertable", key, FieldSelector{}, &rs);
+    if (st.ok() && value != nullptr) *value = std::string(rs.Find(0, "field0").value_or("<missing>"));
+    return st;
+  }
+  template <typename E>
+  static std::string MessageOf(const Properties& p) {
+    try {
+      auto store = Open(p);
+    } catch (const E& e) {
+      return e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "wrong exception type: " << e.what();
+      return "";
+    }
+    ADD_FAILURE() << "no exception";
+    return "";
+  }
+
+  std::string root_;
+};
+
+TEST_F(RocksDbTest, CreatesMissingParentDirectories) {
+  Properties p = Props("a/b/c/db");
+  auto store = Open(p);
+  EXPECT_TRUE(fs::is_directory(root_ + "/a/b/c/db"));
+  EXPECT_TRUE(store->capabilities().persistent);
+  EXPECT_TRUE(store->capabilities().scan);
+  EXPECT_TRUE(FindBinding("rocksdb").uses_dir);
+}
+
+TEST_F(RocksDbTest, DirBelowARegularFileIsASetupErrorNamingThePath) {
+  std::ofstream(root_ + "/file") << "not a directory";
+  Properties p = Props("file/sub/db");
+  std::string msg = MessageOf<SetupError>(p);
+  EXPECT_NE(msg.find(root_ + "/file/sub/db"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Not a directory"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
+}
+
+TEST_F(RocksDbTest, DirThatIsAFileIsASetupError) {
+  std::ofstream(root_ + "/file") << "x";
+  Properties p = Props("file");
+  std::string msg = MessageOf<SetupError>(p);
+  EXPECT_NE(msg.find(root_ + "/file"), std::string::npos) << msg;
+}
+
+TEST_F(RocksDbTest, UnknownCompressionIsAConfigError) {
+  Properties p = Props();
+  p.Set("rocksdb.compression", "gzip");
+  std::string msg = MessageOf<ConfigError>(p);
+  EXPECT_NE(msg.find("rocksdb.compression"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("zstd"), std::string::npos) << "lists the choices: " << msg;
+  EXPECT_FALSE(fs::exists(root_ + "/db")) << "properties are checked before touching the disk";
+}
+
+TEST_F(RocksDbTest, EveryCompiledInCompressionWorks) {
+  auto supported = rocksdb::GetSupportedCompressions();
+  std::map<std::string, rocksdb::CompressionType> names = {{"snappy", rocksdb::kSnappyCompression},
+                                                           {"lz4", rocksdb::kLZ4Compression},
+                                                           {"zstd", rocksdb::kZSTD}};
+  std::vector<std::string> tried = {"none"};
+  for (const auto& [name, type] : names) {
+    if (std::find(supported.begin(), supported.end(), type) != supported.end()) tried.push_back(name);
+  }
+  for (const std::string& name : tried) {
+    Properties p = Props("db-" + name);
+    p.Set("rocksdb.compression", name);
+    auto store = Open(p);
+    ASSERT_EQ(Put(store.get(), "k", std::string(5000, 'c')), Status::Ok()) << name;
+    ASSERT_TRUE(store->DiskUsageBytes().has_value());  // flushes: the SST is written compressed
+    std::string v;
+    ASSERT_EQ(Get(store.get(), "k", &v), Status::Ok()) << name;
+    EXPECT_EQ(v, std::string(5000, 'c'));
+    store->Close();
+  }
+}
+
+TEST_F(RocksDbTest, CompressionNotCompiledInIsAConfigErrorListingTheAvailable) {
+  auto supported = rocksdb::GetSupportedCompressions();
+  for (auto [name, type] : {std::pair{"snappy", rocksdb::kSnappyCompression}, std::pair{"lz4", rocksdb::kLZ4Compression},
+                            std::pair{"zstd", rocksdb::kZSTD}}) {
+    if (std::find(supported.begin(), supported.end(), type) != supported.end()) continue;
+    Properties p = Props();
+    p.Set("rocksdb.compression", name);
+    std::string msg = MessageOf<ConfigError>(p);
+    EXPECT_NE(msg.find("available: none"), std::string::npos) << msg;
+    return;
+  }
+  GTEST_SKIP() << "this RocksDB has snappy, lz4 and zstd compiled in";
+}
+
+TEST_F(RocksDbTest, BadSizesAreConfigErrors) {
+  Properties p = Props();
+  p.Set("rocksdb.cache_size", "lots");
+  EXPECT_NE(MessageOf<ConfigError>(p).find("rocksdb.cache_size"), std::string::npos);
+  Properties q = Props();
+  q.Set("rocksdb.write_buffer_size", "1k");
+  EXPECT_NE(MessageOf<ConfigError>(q).find("at least 64k"), std::string::npos);
+  Properties r = Props();
+  r.Set("rocksdb.sync", "maybe");
+  EXPECT_NE(MessageOf<ConfigError>(r).find("rocksdb.sync"), std::string::npos);
+}
+
+TEST_F(RocksDbTest, OpeningTheSameDirTwiceIsASetupErrorAboutTheLock) {
+  Properties p = Props();
+  auto first = Open(p);
+  std::string msg = MessageOf<SetupError>(p);
+  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
+  // With destroy=true too: the open database must not be wiped.
+  ASSERT_EQ(Put(first.get(), "k", "v"), Status::Ok());
+  p.Set("rocksdb.destroy", "true");
+  msg = MessageOf<SetupError>(p);
+  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
+  EXPECT_EQ(Get(first.get(), "k"), Status::Ok()) << "the first store still works";
+  first->Close();
+  first.reset();
+  auto second = Open(Props());  // free again once closed
+  EXPECT_EQ(Get(second.get(), "k"), Status::Ok());
+}
+
+TEST_F(RocksDbTest, DestroyWipesTheDatabase) {
+  {
+    auto store = Open(Props());
+    ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
+    store->Close();
+  }
+  {
+    auto store = Open(Props());  // without destroy: kept
+    EXPECT_EQ(Get(store.get(), "k"), Status::Ok());
+    store->Close();
+  }
+  Properties p = Props();
+  p.Set("rocksdb.destroy", "true");
+  auto store = Open(p);
+  EXPECT_EQ(Get(store.get(), "k"), Status::NotFound());
+  ASSERT_EQ(Put(store.get(), "k2", "v"), Status::Ok());
+}
+
+TEST_F(RocksDbTest, MissingOptionsFileIsASetupErrorNamingTheFile) {
+  Properties p = Props();
+  p.Set("rocksdb.optionsfile", root_ + "/no-such-OPTIONS");
+  std::string msg = MessageOf<SetupError>(p);
+  EXPECT_NE(msg.find(root_ + "/no-such-OPTIONS"), std::string::npos) << msg;
+}
+
+TEST_F(RocksDbTest, MalformedOptionsFileIsASetupErrorNamingTheFile) {
+  std::ofstream(root_ + "/bad-OPTIONS") << "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n  no_such_option=1\n";
+  Properties p = Props();
+  p.Set("rocksdb.optionsfile", root_ + "/bad-OPTIONS");
+  std::string msg = MessageOf<SetupError>(p);
+  EXPECT_NE(msg.find(root_ + "/bad-OPTIONS"), std::string::npos) << msg;
+}
+
+TEST_F(RocksDbTest, OptionsFileWrittenByRocksDbLoads) {
+  {
+    Properties p = Props("source");
+    p.Set("rocksdb.write_buffer_size", "1M");
+    auto store = Open(p);
+    store->Close();
+  }
+  std::string options_file;
+  for (const auto& e : fs::directory_iterator(root_ + "/source")) {
+    if (e.path().filename().string().rfind("OPTIONS-", 0) == 0) options_file = e.path().string();
+  }
+  ASSERT_FALSE(options_file.empty());
+  Properties p = Props("copy");
+  p.Set("rocksdb.optionsfile", options_file);
+  auto store = Open(p);
+  ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
+  std::string v;
+  EXPECT_EQ(Get(store.get(), "k", &v), Status::Ok());
+  EXPECT_EQ(v, "v");
+}
+
+TEST_F(RocksDbTest, SyncWritesAndNoBlockCacheWork) {
+  Properties p = Props();
+  p.Set("rocksdb.sync", "true");
+  p.Set("rocksdb.cache_size", "0");
+  auto store = Open(p);
+  ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
+  store->DiskUsageBytes();  // flush, so the read goes to an SST without a cache
+  std::string v;
+  EXPECT_EQ(Get(store.get(), "k", &v), Status::Ok());
+  EXPECT_EQ(v, "v");
+}
+
+TEST_F(RocksDbTest, DiskUsageFlushesAndStatsReportTheSstFiles) {
+  auto store = Open(Props());
+  std::string value(1000, 'x');
+  for (int i = 0; i < 500; ++i) {
+    for (std::size_t j = 0; j < value.size(); j += 7) value[j] = static_cast<char>('a' + (i * 31 + j) % 26);
+    ASSERT_EQ(Put(store.get(), "user" + std::to_string(i), value), Status::Ok());
+  }
+  auto bytes = store->DiskUsageBytes();
+  ASSERT_TRUE(bytes.has_value());
+  EXPECT_GT(*bytes, 0u);
+  std::map<std::string, std::string> stats;
+  for (const auto& [k, v] : store->Stats()) stats[k] = v;
+  ASSERT_TRUE(stats.count("rocksdb.total-sst-files-size")) << "stat missing";
+  EXPECT_GT(std::stoull(stats["rocksdb.total-sst-files-size"]), 0u) << "DiskUsageBytes did not flush";
+  EXPECT_LE(std::stoull(stats["rocksdb.total-sst-files-size"]), *bytes);
+  ASSERT_TRUE(stats.count("rocksdb.estimate-num-keys"));
+  EXPECT_EQ(stats["rocksdb.estimate-num-keys"], "500");
+  EXPECT_TRUE(stats.count("rocksdb.num-files-at-level0"));
+  EXPECT_EQ(stats["rocksdb.version"].rfind("7.", 0), 0u) << stats["rocksdb.version"];
+}
+
+TEST_F(RocksDbTest, KeysAreStoredAsGivenWhateverTheTable) {
+  auto store = Open(Props());
+  auto s = store->NewSession(0);
+  Field f{"field0", "v"};
+  ASSERT_EQ(s->Insert("usertable", "user1", std::span<const Field>(&f, 1)), Status::Ok());
+  RecordSet rs;
+  EXPECT_EQ(s->Read("othertable", "user1", FieldSelector{}, &rs), Status::Ok());  // one key space for now
+}
+
+TEST_F(RocksDbTest, CloseIsIdempotentAndFlushes) {
+  auto store = Open(Props());
+  ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
+  store->Close();
+  store->Close();
+  EXPECT_THROW(store->NewSession(0), SetupError);
+  bool has_sst = false;
+  for (const auto& e : fs::directory_iterator(root_ + "/db")) {
+    if (e.path().extension() == ".sst") has_sst = true;
+  }
+  EXPECT_TRUE(has_sst) << "Close flushed the memtable";
+}
+
+}  // namespace
+}  // namespace storebench

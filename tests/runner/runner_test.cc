@@ -1,0 +1,224 @@
+// Runner tests against a fake clock: the open-loop schedule, coordinated
+// omission, maxexecutiontime, stop requests, warm-up, the time series.
+#include "runner/runner.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <thread>
+
+#include "db/registry.h"
+
+namespace storebench {
+namespace {
+
+// A store whose every operation "takes" service_ns of fake time, and whose
+// operation number stall_at (counted over the whole store) takes stall_ns.
+// A fault-injecting test double for the runner, in the way LevelDB tests
+// wrap Env; the real stores are tested in tests/db.
+class SlowStore final : public Store {
+ public:
+  SlowStore(FakeClock& clock, std::int64_t service_ns, std::int64_t stall_at, std::int64_t stall_ns)
+      : clock_(clock), service_ns_(service_ns), stall_at_(stall_at), stall_ns_(stall_ns) {}
+  class S final : public Session {
+   public:
+    explicit S(SlowStore& s) : s_(s) {}
+    Status Op() {
+      const std::int64_t n = s_.ops_.fetch_add(1);
+      s_.clock_.Advance(n == s_.stall_at_ ? s_.stall_ns_ : s_.service_ns_);
+      return Status::Ok();
+    }
+    Status Read(std::string_view, std::string_view, const FieldSelector&, RecordSet* out) override {
+      out->Clear();
+      return Op();
+    }
+    Status Scan(std::string_view, std::string_view, std::uint64_t, const FieldSelector&, RecordSet*) override {
+      return Op();
+    }
+    Status Update(std::string_view, std::string_view, std::span<const Field>) override { return Op(); }
+    Status Insert(std::string_view, std::string_view, std::span<const Field>) override { return Op(); }
+    Status Delete(std::string_view, std::string_view) override { return Op(); }
+
+   private:
+    SlowStore& s_;
+  };
+  std::unique_ptr<Session> NewSession(int) override { return std::make_unique<S>(*this); }
+
+ private:
+  FakeClock& clock_;
+  std::int64_t service_ns_, stall_at_, stall_ns_;
+  std::atomic<std::int64_t> ops_{0};
+};
+
+CoreWorkloadOptions ReadOnly(std::int64_t records) {
+  CoreWorkloadOptions o;
+  o.recordcount = records;
+  o.insertcount = records;
+  o.readproportion = 1;
+  o.updateproportion = 0;
+  o.seed = 42;
+  return o;
+}
+
+const OpResult* Find(const PhaseResult& r, const std::string& name) {
+  for (const auto& op : r.ops) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+TEST(RateScheduleTest, DueTimesAreOpenLoop) {
+  RateSchedule s(1000, 2000);  // 2000 ops/s: one every 500 us
+  EXPECT_TRUE(s.throttled());
+  EXPECT_EQ(s.DueNs(0), 1000);
+  EXPECT_EQ(s.DueNs(1), 1000 + 500'000);
+  EXPECT_EQ(s.DueNs(2000), 1000 + 1'000'000'000);
+  EXPECT_FALSE(RateSchedule(0, 0).throttled());
+}
+
+TEST(RunnerTest, StallShowsUpInIntendedLatencyNotServiceTime) {
+  FakeClock clock;
+  SlowStore store(clock, 100'000, 50, 1'000'000'000);  // 100 us per op; op 50 stalls 1 s
+  CoreWorkload w(ReadOnly(1000));
+  RunnerOptions o;
+  o.threads = 1;
+  o.target_ops_per_s = 1000;  // one op due every 1 ms
+  o.operation_count = 200;
+  o.measurement_interval = "both";
+  Runner runner(store, w, o, clock, nullptr);
+  PhaseResult r = runner.Run();
+  const OpResult* read = Find(r, "READ");
+  ASSERT_NE(read, nullptr);
+  EXPECT_EQ(read->service.count(), 200u);
+  EXPECT_EQ(read->intended.count(), 200u);
+  // Service time: 100 us except the one stalled op.
+  EXPECT_LE(read->service.ValueAtPercentile(50), 101'000u);
+  EXPECT_GE(read->service.max(), 1'000'000'000u);
+  // Every op due during the stall waited for it: the median op saw > 0.5 s.
+  EXPECT_GT(read->intended.ValueAtPercentile(50), 500'000'000u);
+  // Op 51 was due at 51 ms and finished at ~1.0501 s.
+  EXPECT_GE(read->intended.max(), 999'000'000u);
+  EXPECT_EQ(r.operations, 200u);
+}
+
+TEST(RunnerTest, UnthrottledIntendedEqualsService) {
+  FakeClock clock;
+  SlowStore store(clock, 10'000, -1, 0);
+  CoreWorkload w(ReadOnly(100));
+  RunnerOptions o;
+  o.threads = 2;
+  o.operation_count = 101;
+  Runner runner(store, w, o, clock, nullptr);
+  PhaseResult r = runner.Run();
+  const OpResult* read = Find(r, "READ");
+  ASSERT_NE(read, nullptr);
+  EXPECT_EQ(read->service.count(), 101u);
+  EXPECT_EQ(read->intended.ValueAtPercentile(99), read->service.ValueAtPercentile(99));
+  EXPECT_EQ(read->return_codes[Status::kOk], 101u);
+}
+
+TEST(RunnerTest, MaxExecutionTimeStopsAnUnlimitedRun) {
+  FakeClock clock;
+  SlowStore store(clock, 1'000'000, -1, 0);  // 1 ms per op
+  CoreWorkload w(ReadOnly(100));
+  RunnerOptions o;
+  o.threads = 1;
+  o.operation_count = 0;
+  o.max_execution_s = 2;
+  o.target_ops_per_s = 100;  // throttled: fake time advances by the schedule too
+  Runner runner(store, w, o, clock, nullptr);
+  PhaseResult r = runner.Run();
+  EXPECT_EQ(r.stop_reason, "maxexecutiontime");
+  EXPECT_GE(r.operations, 190u);
+  EXPECT_FALSE(r.interrupted);
+}
+
+TEST(RunnerTest, WarmupIsExecutedButNotCounted) {
+  FakeClock clock;
+  SlowStore store(clock, 1000, -1, 0);
+  CoreWorkload w(ReadOnly(100));
+  RunnerOptions o;
+  o.threads = 2;
+  o.operation_count = 300;
+  o.warmup_operations = 100;
+  Runner runner(store, w, o, clock, nullptr);
+  PhaseResult r = runner.Run();
+  ASSERT_NE(Find(r, "READ"), nullptr);
+  EXPECT_EQ(Find(r, "READ")->service.count(), 300u);
+  EXPECT_EQ(r.operations, 300u);
+}
+
+TEST(RunnerTest, StopRequestEndsTheRunAsInterrupted) {
+  ClearStop();
+  Properties props;
+  auto store = FindBinding("memory").open(props, OpenContext{});
+  CoreWorkload w(ReadOnly(100));
+  RunnerOptions o;
+  o.threads = 2;
+  o.operation_count = 0;  // unlimited
+  SteadyClock clock;
+  std::thread stopper([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    RequestStop(SIGINT);
+  });
+  Runner runner(*store, w, o, clock, nullptr);
+  PhaseResult r = runner.Run();
+  stopper.join();
+  ClearStop();
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.stop_reason, "signal");
+  EXPECT_GT(r.operations, 0u);
+  // Nothing lost: the totals hold every operation that was done.
+  std::uint64_t counted = 0;
+  for (const auto& op : r.ops) counted += op.service.count();
+  EXPECT_EQ(counted, r.operations);
+}
+
+TEST(RunnerTest, TimeSeriesAddsUpToTheTotal) {
+  Properties props;
+  auto store = FindBinding("null").open(props, OpenContext{});
+  CoreWorkloadOptions wo = ReadOnly(1000);
+  wo.updateproportion = 1;  // two op types in the series
+  CoreWorkload w(wo);
+  RunnerOptions o;
+  o.threads = 2;
+  o.operation_count = 0;
+  o.max_execution_s = 1.3;
+  o.series_interval_s = 0.25;
+  SteadyClock clock;
+  Runner runner(*store, w, o, clock, nullptr);
+  PhaseResult r = runner.Run();
+  EXPECT_GE(r.series.size(), 5u);
+  std::uint64_t series_ops = 0;
+  for (const auto& p : r.series) series_ops += p.operations;
+  EXPECT_EQ(series_ops, r.operations);
+  ASSERT_NE(Find(r, "READ"), nullptr);
+  ASSERT_NE(Find(r, "UPDATE"), nullptr);
+  EXPECT_EQ(Find(r, "READ")->service.count() + Find(r, "UPDATE")->service.count(), r.operations);
+}
+
+TEST(RunnerTest, LoadInsertsEveryRecordOnceAcrossThreads) {
+  Properties props;
+  auto store = FindBinding("memory").open(props, OpenContext{});
+  CoreWorkloadOptions wo = ReadOnly(1000);
+  CoreWorkload w(wo);
+  RunnerOptions o;
+  o.loading = true;
+  o.threads = 4;
+  o.operation_count = 1000;
+  SteadyClock clock;
+  PhaseResult r = Runner(*store, w, o, clock, nullptr).Run();
+  const OpResult* ins = Find(r, "INSERT");
+  ASSERT_NE(ins, nullptr);
+  EXPECT_EQ(ins->return_codes[Status::kOk], 1000u);
+  auto s = store->NewSession(0);
+  RecordSet rec;
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(s->Read("usertable", w.BuildKey(i), FieldSelector{}, &rec).ok()) << i;
+    EXPECT_EQ(rec.field_count(0), 10u);
+  }
+  EXPECT_TRUE(s->Read("usertable", w.BuildKey(1000), FieldSelector{}, &rec).IsNotFound());
+}
+
+}  // namespace
+}  // namespace storebench
