@@ -78,6 +78,9 @@ class ZipfianGenerator final : public NumberGenerator {
   double theta_, zeta2theta_, alpha_, zetan_, eta_;
   std::int64_t count_for_zeta_;
   double half_pow_theta_;  // 1 + 0.5^theta
+  // alpha_ rounded when it is an integer up to rounding (theta 0.99 gives
+  // 100.00000000000009): x^alpha by squaring, ~3x faster than pow. 0 = pow.
+  std::uint32_t int_alpha_ = 0;
 };
 
 // ScrambledZipfianGenerator: zipfian over a fixed 10^10 items (zeta
@@ -92,6 +95,7 @@ class ScrambledZipfianGenerator final : public NumberGenerator {
   std::int64_t Next(Rng& rng) override;
  private:
   std::int64_t min_, item_count_;
+  std::uint64_t mod_magic_;  // UINT64_MAX / item_count_: % without a division
   ZipfianGenerator gen_;
 };
 

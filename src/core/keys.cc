@@ -49,20 +49,41 @@ inline int CountDigits(std::uint64_t x) {
   return d + 1 - ((x | 1) < kPow10[d] ? 1 : 0);
 }
 
-// Writes the `digits` decimal digits of x ending at end[-1].
-inline void WriteDigits(std::uint64_t x, char* end) {
-  while (x >= 100) {
-    const std::uint64_t q = x / 100;
-    const auto r = static_cast<unsigned>(x - q * 100);
-    end -= 2;
-    std::memcpy(end, kDigitPairs + 2 * r, 2);
-    x = q;
-  }
-  if (x >= 10) {
-    end -= 2;
-    std::memcpy(end, kDigitPairs + 2 * x, 2);
+inline void Write2(char* p, std::uint32_t v) { std::memcpy(p, kDigitPairs + 2 * v, 2); }
+inline void Write4(char* p, std::uint32_t v) {  // v < 10^4
+  const std::uint32_t a = v / 100;
+  Write2(p, a);
+  Write2(p + 2, v - a * 100);
+}
+inline void Write8(char* p, std::uint32_t v) {  // v < 10^8
+  const std::uint32_t a = v / 10000;
+  Write4(p, a);
+  Write4(p + 4, v - a * 10000);
+}
+
+// Writes the `digits` decimal digits of x to dst; dst_room is the space
+// left in the output buffer (>= digits). The digits are produced as a
+// fixed-width 20-digit string in independent 8/4/2-digit pieces (a shallow
+// tree of multiplications rather than a chain of ten divisions by 100),
+// then the significant tail is copied, with a fixed-size copy when the
+// buffer has room for it (no library call).
+inline void WriteDigits(std::uint64_t x, int digits, char* dst, std::size_t dst_room) {
+  char tmp[40] = {};  // digits in tmp[0..20); tmp[20..40) is slack for the fixed copy
+  if (x < 100000000ull) {
+    Write8(tmp + 12, static_cast<std::uint32_t>(x));
   } else {
-    *--end = static_cast<char>('0' + x);
+    const std::uint64_t hi = x / 10000000000000000ull;  // < 1845
+    const std::uint64_t rest = x - hi * 10000000000000000ull;
+    const std::uint64_t mid = rest / 100000000ull;
+    Write4(tmp, static_cast<std::uint32_t>(hi));
+    Write8(tmp + 4, static_cast<std::uint32_t>(mid));
+    Write8(tmp + 12, static_cast<std::uint32_t>(rest - mid * 100000000ull));
+  }
+  const char* src = tmp + 20 - digits;
+  if (dst_room >= 20) {
+    std::memcpy(dst, src, 20);  // bytes past `digits` are scratch
+  } else {
+    std::memcpy(dst, src, static_cast<std::size_t>(digits));
   }
 }
 
@@ -85,10 +106,9 @@ std::size_t KeyBuilder::Build(std::int64_t keynum, char* buf) const {
   const int fill = zeropadding_ > len ? zeropadding_ - len : 0;
   std::memcpy(buf, "user", 4);
   char* p = buf + 4;
-  std::memset(p, '0', static_cast<std::size_t>(fill));
-  p += fill;
+  for (int i = 0; i < fill; ++i) *p++ = '0';  // usually none: no memset call
   if (neg) *p++ = '-';
-  WriteDigits(mag, p + digits);
+  WriteDigits(mag, digits, p, kMaxKeyLength - static_cast<std::size_t>(p - buf));
   return static_cast<std::size_t>(p + digits - buf);
 }
 

@@ -27,7 +27,8 @@ class KeyBuilder {
   KeyBuilder(bool ordered, int zeropadding);
 
   // Writes the key for record number keynum into buf (at least
-  // kMaxKeyLength bytes; not NUL-terminated) and returns its length.
+  // kMaxKeyLength bytes; not NUL-terminated; bytes past the returned length
+  // may be overwritten as scratch) and returns its length.
   std::size_t Build(std::int64_t keynum, char* buf) const;
   std::string Build(std::int64_t keynum) const;
 

@@ -37,6 +37,7 @@ void Properties::LoadText(std::string_view text, const std::string& origin_name)
     std::size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
     std::string logical(text.substr(pos, end - pos));
+    if (!logical.empty() && logical.back() == '\r') logical.pop_back();  // CRLF files
     ++line_no;
     const std::size_t first_line = line_no;
     pos = end + 1;
@@ -52,7 +53,7 @@ void Properties::LoadText(std::string_view text, const std::string& origin_name)
       logical.pop_back();
       std::size_t e2 = text.find('\n', pos);
       if (e2 == std::string_view::npos) e2 = text.size();
-      logical += std::string(Trim(text.substr(pos, e2 - pos)));
+      logical += std::string(Trim(text.substr(pos, e2 - pos)));  // Trim drops a CR too
       ++line_no;
       pos = e2 + 1;
     }
@@ -94,7 +95,7 @@ void Properties::LoadFile(const std::string& path) {
 
 void Properties::SetFromArg(std::string_view arg) {
   std::size_t eq = arg.find('=');
-  if (eq == std::string_view::npos || eq == 0) {
+  if (eq == std::string_view::npos || Trim(arg.substr(0, eq)).empty()) {
     throw ConfigError("-p '" + std::string(arg) + "': expected key=value");
   }
   Set(std::string(Trim(arg.substr(0, eq))), std::string(Trim(arg.substr(eq + 1))), "-p");
@@ -159,7 +160,8 @@ std::int64_t Properties::GetInt(const std::string& key, std::int64_t def, std::i
     char* endp = nullptr;
     errno = 0;
     double d = std::strtod(v.c_str(), &endp);
-    if (v.empty() || endp != v.c_str() + v.size() || errno != 0 || d != std::floor(d) ||
+    const bool hex = v.find_first_of("xX") != std::string::npos;
+    if (v.empty() || hex || endp != v.c_str() + v.size() || errno != 0 || d != std::floor(d) ||
         std::fabs(d) > 9.2e18) {
       Fail(key, range_text());
     }
@@ -239,8 +241,10 @@ std::uint64_t Properties::GetSize(const std::string& key, std::uint64_t def) con
   }
   std::string v = Lower(it->second.value);
   std::uint64_t mult = 1;
-  if (!v.empty() && v.back() == 'b') v.pop_back();
-  if (!v.empty() && v.back() == 'i') v.pop_back();
+  if (!v.empty() && v.back() == 'b') {
+    v.pop_back();
+    if (!v.empty() && v.back() == 'i') v.pop_back();  // KiB, MiB, ...
+  }
   if (!v.empty()) {
     switch (v.back()) {
       case 'k': mult = 1ull << 10; break;

@@ -43,7 +43,7 @@ class Properties {
   const std::map<std::string, Entry>& entries() const { return entries_; }
 
   // Typed getters: return the default when the key is absent; throw
-  // ConfigError ("property 'recordcount' = 'abc' (from -p): expected ...")
+  // ConfigError ("property 'recordcount' = 'abc' (-p): expected ...")
   // when the value does not parse or is out of range. All mark the key known.
   std::string GetString(const std::string& key, const std::string& def) const;
   std::int64_t GetInt(const std::string& key, std::int64_t def,

@@ -34,6 +34,7 @@ class NullStore final : public Store {
     Capabilities c;
     c.scan = true;
     c.persistent = false;
+    c.stores_data = false;  // nothing to preload before a run
     return c;
   }
 };

@@ -137,6 +137,9 @@ std::string Lower(std::string s) {
 // Creates `dir` with its parents and checks it is a writable directory.
 void PrepareDir(const std::string& dir) {
   std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+    throw SetupError("rocksdb.dir '" + dir + "': exists and is not a directory");
+  }
   fs::create_directories(dir, ec);
   if (ec) throw SetupError("rocksdb.dir '" + dir + "': cannot create directory: " + ec.message());
   if (!fs::is_directory(dir, ec)) throw SetupError("rocksdb.dir '" + dir + "': not a directory");
@@ -347,8 +350,8 @@ class RocksStore final : public Store {
         "rocksdb.num-running-compactions", "rocksdb.actual-delayed-write-rate",
     };
     for (const char* p : kProps) {
-      std::uint64_t v = 0;
-      if (db_->GetIntProperty(p, &v)) out.emplace_back(p, std::to_string(v));
+      std::string v;
+      if (db_->GetProperty(p, &v)) out.emplace_back(p, v);
     }
     return out;
   }

@@ -7,8 +7,8 @@ void ThreadStats::StartMeasuring(std::int64_t phase_start_ns) {
     if (!p) continue;
     p->service.Reset();
     p->intended.Reset();
-    p->failed_service.Reset();
-    p->failed_intended.Reset();
+    p->failed_service.reset();
+    p->failed_intended.reset();
     p->interval.Reset();
     p->return_codes.fill(0);
   }

@@ -25,8 +25,10 @@ namespace storebench {
 struct OpStats {
   Histogram service;          // OK operations, from actual start (ns)
   Histogram intended;         // OK operations, from intended start (ns)
-  Histogram failed_service;   // non-OK operations
-  Histogram failed_intended;
+  // Non-OK operations; allocated at the first failure (a histogram is
+  // 270 KB, and most runs have no failures).
+  std::unique_ptr<Histogram> failed_service;
+  std::unique_ptr<Histogram> failed_intended;
   Histogram interval;         // this interval, OK and failed, latency as reported in series
   std::array<std::uint64_t, Status::kNumCodes> return_codes{};
 };
@@ -57,8 +59,12 @@ class ThreadStats {
       s.service.Record(service);
       s.intended.Record(intended);
     } else {
-      s.failed_service.Record(service);
-      s.failed_intended.Record(intended);
+      if (!s.failed_service) [[unlikely]] {
+        s.failed_service = std::make_unique<Histogram>();
+        s.failed_intended = std::make_unique<Histogram>();
+      }
+      s.failed_service->Record(service);
+      s.failed_intended->Record(intended);
     }
     s.interval.Record(series_uses_intended_ ? intended : service);
   }

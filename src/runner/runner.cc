@@ -307,8 +307,10 @@ PhaseResult Runner::Run() {
       seen = true;
       ok.service.Merge(s->service);
       ok.intended.Merge(s->intended);
-      failed.service.Merge(s->failed_service);
-      failed.intended.Merge(s->failed_intended);
+      if (s->failed_service) {
+        failed.service.Merge(*s->failed_service);
+        failed.intended.Merge(*s->failed_intended);
+      }
       for (int k = 0; k < Status::kNumCodes; ++k) ok.return_codes[k] += s->return_codes[k];
     }
     if (!seen) continue;

@@ -114,7 +114,8 @@ TEST(RecordCodecTest, DecodeAddsToTheCurrentRecord) {
 
 TEST(RecordCodecTest, EncodeClearsOutputAndReusesCapacity) {
   std::string out = "stale bytes";
-  auto big = Views(TenFields());
+  Owned big_owned = TenFields();
+  auto big = Views(big_owned);
   EncodeRecord(big, &out);
   const char* data = out.data();
   std::size_t cap = out.capacity();

@@ -2,7 +2,10 @@
 // (The operation semantics are covered by conformance_test.cc.)
 #include <gtest/gtest.h>
 #include <rocksdb/convenience.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -166,6 +169,48 @@ TEST_F(RocksDbTest, OpeningTheSameDirTwiceIsASetupErrorAboutTheLock) {
   first.reset();
   auto second = Open(Props());  // free again once closed
   EXPECT_EQ(Get(second.get(), "k"), Status::Ok());
+}
+
+TEST_F(RocksDbTest, DatabaseLockedByAnotherProcessIsASetupError) {
+  fs::create_directories(root_ + "/db");
+  const std::string lock_path = root_ + "/db/LOCK";
+  int ready[2], release[2];
+  ASSERT_EQ(pipe(ready), 0);
+  ASSERT_EQ(pipe(release), 0);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // Only async-signal-safe calls here: take the POSIX lock RocksDB uses,
+    // report, and hold it until the parent closes the release pipe (or
+    // 30 s pass, so a failing parent cannot leave it behind).
+    close(release[1]);
+    close(ready[0]);
+    alarm(30);
+    int fd = open(lock_path.c_str(), O_RDWR | O_CREAT, 0644);
+    struct flock fl = {};
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    char ok = (fd >= 0 && fcntl(fd, F_SETLK, &fl) == 0) ? '1' : '0';
+    if (write(ready[1], &ok, 1) != 1) _exit(2);
+    char c;
+    while (read(release[0], &c, 1) > 0) {
+    }
+    _exit(0);
+  }
+  close(ready[1]);
+  close(release[0]);
+  char ok = 0;
+  ASSERT_EQ(read(ready[0], &ok, 1), 1);
+  ASSERT_EQ(ok, '1') << "child could not take the lock";
+  std::string msg = MessageOf<SetupError>(Props());
+  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
+  close(release[1]);
+  close(ready[0]);
+  int wstatus = 0;
+  waitpid(child, &wstatus, 0);
+  auto store = Open(Props());  // free again once the other process is gone
+  EXPECT_EQ(Put(store.get(), "k", "v"), Status::Ok());
 }
 
 TEST_F(RocksDbTest, DestroyWipesTheDatabase) {

@@ -384,10 +384,17 @@ TEST(Histogram, ResetClearsEverything) {
   EXPECT_EQ(h.ValueAtPercentile(99), 0u);
   h.Record(77);
   Buckets expect = {{77, 1}};
-  EXPECT_EQ(h.NonEmptyBuckets(), expect);  // no stale bucket survives
+  EXPECT_EQ(h.NonEmptyBuckets(), expect);
+  // A range wider than before the reset: no stale bucket survives.
+  h.Record(1);
+  h.Record(9'000'000);
+  expect = {{1, 1}, {77, 1}, {Histogram::BucketIndex(9'000'000), 1}};
+  EXPECT_EQ(h.NonEmptyBuckets(), expect);
+  EXPECT_EQ(h.ValueAtPercentile(50), 77u);
+  EXPECT_EQ(h.ValueAtPercentile(67), 9'000'000u);  // rank 3: the max (its bucket clamped to max)
   Histogram big = FromSamples({10, 5'000'000, 123});
   big.Merge(h);
-  EXPECT_EQ(big.count(), 4u);
+  EXPECT_EQ(big.count(), 6u);
   EXPECT_EQ(big.ValueAtPercentile(50), 77u);
 }
 

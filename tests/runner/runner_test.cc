@@ -222,3 +222,34 @@ TEST(RunnerTest, LoadInsertsEveryRecordOnceAcrossThreads) {
 
 }  // namespace
 }  // namespace storebench
+
+namespace storebench {
+namespace {
+
+TEST(SteadyClockTest, TracksClockMonotonic) {
+  const std::int64_t a = SteadyClock::Now(), ma = SteadyClock::MonotonicNs();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const std::int64_t b = SteadyClock::Now(), mb = SteadyClock::MonotonicNs();
+  EXPECT_GE(b - a, 50'000'000);
+  // Same time line and rate as CLOCK_MONOTONIC (within 0.5% and 1 ms).
+  EXPECT_NEAR(static_cast<double>(b - a), static_cast<double>(mb - ma), 0.005 * (mb - ma) + 100'000);
+  EXPECT_LT(std::abs(b - mb), 1'000'000) << SteadyClock::Source();
+  std::int64_t prev = SteadyClock::Now();
+  for (int i = 0; i < 100000; ++i) {
+    const std::int64_t now = SteadyClock::Now();
+    ASSERT_GE(now, prev);
+    prev = now;
+  }
+}
+
+TEST(SteadyClockTest, SleepUntilReturnsAtOrJustAfterTheDeadline) {
+  SteadyClock c;
+  const std::int64_t due = c.NowNs() + 3'000'000;
+  c.SleepUntilNs(due);
+  const std::int64_t late = c.NowNs() - due;
+  EXPECT_GE(late, 0);
+  EXPECT_LT(late, 2'000'000);
+}
+
+}  // namespace
+}  // namespace storebench
