@@ -527,16 +527,5 @@ void DiscreteGenerator::Add(int value, double weight) {
   cumulative_.back() = 1.0;
 }
 
-int DiscreteGenerator::Next(Rng& rng) const {
-  // YCSB walks val -= w/sum; comparing against running sums is the same
-  // choice (up to rounding at bucket edges).
-  const double u = rng.NextDouble();
-  const std::size_t n = values_.size();
-  if (n == 0) [[unlikely]] Die("DiscreteGenerator::Next on an empty generator");
-  for (std::size_t i = 0; i + 1 < n; ++i) {
-    if (u < cumulative_[i]) return values_[i];
-  }
-  return values_[n - 1];
-}
 
 }  // namespace storebench

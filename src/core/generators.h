@@ -197,7 +197,16 @@ class DiscreteGenerator {
   void Add(int value, double weight);
   bool empty() const { return values_.empty(); }
   double total_weight() const { return total_; }
-  int Next(Rng& rng) const;
+  // Inline: it runs once per operation. Empty generators are rejected by
+  // the callers (CoreWorkload checks the proportions sum to > 0).
+  int Next(Rng& rng) const {
+    const double u = rng.NextDouble();
+    const std::size_t n = values_.size();
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      if (u < cumulative_[i]) return values_[i];
+    }
+    return values_[n - 1];
+  }
  private:
   std::vector<int> values_;
   std::vector<double> cumulative_;  // normalised cumulative weights

@@ -46,11 +46,29 @@ namespace {
 constexpr std::int64_t kDefaultShards = 64;
 constexpr std::size_t kScanBatch = 256;  // keys copied per hold of the index lock
 
+// A key whose hash is already computed: the shard is chosen from the hash,
+// and the shard's map looks the key up with the same hash (heterogeneous
+// lookup) instead of hashing it a second time.
+struct HashedKey {
+  std::string_view key;
+  std::size_t hash;
+};
+inline HashedKey Hashed(std::string_view key) { return {key, std::hash<std::string_view>{}(key)}; }
+
 struct KeyHash {
   using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  // Deliberately not noexcept: libstdc++ then caches each node's hash, so a
+  // bucket walk compares hashes before touching the key's (heap) bytes.
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  std::size_t operator()(const HashedKey& k) const { return k.hash; }
 };
-using RecordMap = std::unordered_map<std::string, std::string, KeyHash, std::equal_to<>>;
+struct KeyEq {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+  bool operator()(const HashedKey& a, std::string_view b) const { return a.key == b; }
+  bool operator()(std::string_view a, const HashedKey& b) const { return a == b.key; }
+};
+using RecordMap = std::unordered_map<std::string, std::string, KeyHash, KeyEq>;
 
 struct alignas(64) Shard {
   std::shared_mutex mu;
@@ -102,10 +120,10 @@ class MemoryStore final : public Store {
             {"memory.shards", std::to_string(shard_count_)}};
   }
 
-  Shard& ShardFor(std::string_view key) {
+  Shard& ShardFor(const HashedKey& key) {
     // Mix the hash so that the shard does not correlate with the bucket the
     // shard's own map picks from the same hash.
-    std::uint64_t h = KeyHash{}(key);
+    std::uint64_t h = key.hash;
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
@@ -123,9 +141,10 @@ class MemoryStore final : public Store {
 Status MemorySession::Read(std::string_view, std::string_view key, const FieldSelector& fields,
                            RecordSet* out) {
   out->Clear();
-  Shard& s = store_->ShardFor(key);
+  const HashedKey hk = Hashed(key);
+  Shard& s = store_->ShardFor(hk);
   std::shared_lock lk(s.mu);
-  auto it = s.map.find(key);
+  auto it = s.map.find(hk);
   if (it == s.map.end()) return Status::NotFound();
   out->BeginRecord(key);
   if (!DecodeRecord(it->second, fields, out)) {
@@ -154,9 +173,10 @@ Status MemorySession::Scan(std::string_view, std::string_view start_key, std::ui
     }
     if (n == 0) break;
     for (std::size_t i = 0; i < n && found < count; ++i) {
-      Shard& s = store_->ShardFor(keys_[i]);
+      const HashedKey hk = Hashed(keys_[i]);
+      Shard& s = store_->ShardFor(hk);
       std::shared_lock lk(s.mu);
-      auto it = s.map.find(keys_[i]);
+      auto it = s.map.find(hk);
       if (it == s.map.end()) continue;  // deleted since we saw it in the index
       out->BeginRecord(keys_[i]);
       if (!DecodeRecord(it->second, fields, out)) return Status::Error();
@@ -169,9 +189,10 @@ Status MemorySession::Scan(std::string_view, std::string_view start_key, std::ui
 }
 
 Status MemorySession::Update(std::string_view, std::string_view key, std::span<const Field> values) {
-  Shard& s = store_->ShardFor(key);
+  const HashedKey hk = Hashed(key);
+  Shard& s = store_->ShardFor(hk);
   std::unique_lock lk(s.mu);
-  auto it = s.map.find(key);
+  auto it = s.map.find(hk);
   if (it == s.map.end()) return Status::NotFound();
   try {
     if (!MergeRecord(it->second, values, &scratch_)) return Status::Error();
@@ -185,9 +206,10 @@ Status MemorySession::Update(std::string_view, std::string_view key, std::span<c
 Status MemorySession::Insert(std::string_view, std::string_view key, std::span<const Field> values) {
   try {
     EncodeRecord(values, &scratch_);
-    Shard& s = store_->ShardFor(key);
+    const HashedKey hk = Hashed(key);
+    Shard& s = store_->ShardFor(hk);
     std::unique_lock lk(s.mu);
-    auto it = s.map.find(key);
+    auto it = s.map.find(hk);
     if (it != s.map.end()) {
       it->second.swap(scratch_);
       return Status::Ok();
@@ -208,9 +230,10 @@ Status MemorySession::Insert(std::string_view, std::string_view key, std::span<c
 }
 
 Status MemorySession::Delete(std::string_view, std::string_view key) {
-  Shard& s = store_->ShardFor(key);
+  const HashedKey hk = Hashed(key);
+  Shard& s = store_->ShardFor(hk);
   std::unique_lock lk(s.mu);
-  auto it = s.map.find(key);
+  auto it = s.map.find(hk);
   if (it == s.map.end()) return Status::Ok();  // idempotent, like the rocksdb binding
   {
     std::unique_lock ik(store_->index_mu);

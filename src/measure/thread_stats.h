@@ -37,8 +37,11 @@ class ThreadStats {
  public:
   // `interval_ns`: time-series granularity; `phase_start_ns`: boundary origin;
   // `series_uses_intended`: which latency the interval histograms hold.
-  ThreadStats(std::int64_t interval_ns, bool series_uses_intended)
-      : interval_ns_(interval_ns), series_uses_intended_(series_uses_intended) {}
+  // `track_intended`: keep separate intended-start histograms; without a
+  // target rate they would equal the service ones, and the caller copies.
+  ThreadStats(std::int64_t interval_ns, bool series_uses_intended, bool track_intended = true)
+      : interval_ns_(interval_ns), series_uses_intended_(series_uses_intended), track_intended_(track_intended) {}
+  bool tracks_intended() const { return track_intended_; }
 
   // Allocates the histograms of `op` up front (keeps Record allocation-free).
   void Prepare(OpType op) { Get(op); }
@@ -57,7 +60,7 @@ class ThreadStats {
     s.return_codes[st.code()]++;
     if (st.ok()) {
       s.service.Record(service);
-      s.intended.Record(intended);
+      if (track_intended_) s.intended.Record(intended);
     } else {
       if (!s.failed_service) [[unlikely]] {
         s.failed_service = std::make_unique<Histogram>();
@@ -91,6 +94,7 @@ class ThreadStats {
 
   const std::int64_t interval_ns_;
   const bool series_uses_intended_;
+  const bool track_intended_;
   std::int64_t origin_ns_ = 0;
   std::int64_t next_boundary_ns_ = INT64_MAX;  // no publishing before StartMeasuring
   std::array<std::unique_ptr<OpStats>, kNumOpTypes> ops_;

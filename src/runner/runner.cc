@@ -75,7 +75,7 @@ PhaseResult Runner::Run() {
     auto c = std::make_unique<Client>();
     c->session = store_.NewSession(i);  // may throw SetupError: nothing started yet
     c->work = workload_.NewThread(i);
-    c->stats = std::make_unique<ThreadStats>(interval_ns, series_intended);
+    c->stats = std::make_unique<ThreadStats>(interval_ns, series_intended, opts_.target_ops_per_s > 0);
     for (OpType t : op_types) c->stats->Prepare(t);
     // YCSB's split: opcount / threads, the first (opcount % threads) get one more.
     const auto un = static_cast<std::uint64_t>(n), ui = static_cast<std::uint64_t>(i);
@@ -306,7 +306,7 @@ PhaseResult Runner::Run() {
       if (s == nullptr) continue;
       seen = true;
       ok.service.Merge(s->service);
-      ok.intended.Merge(s->intended);
+      ok.intended.Merge(c->stats->tracks_intended() ? s->intended : s->service);
       if (s->failed_service) {
         failed.service.Merge(*s->failed_service);
         failed.intended.Merge(*s->failed_intended);

@@ -178,7 +178,7 @@ CoreWorkloadThread::CoreWorkloadThread(CoreWorkload& w, int thread_id)
   if (fl == "histogram") max_len = std::max<std::int64_t>(max_len, 1 << 20);
   random_bytes_.resize(kRandomBytes + static_cast<std::size_t>(max_len));
   for (char& c : random_bytes_) c = static_cast<char>(' ' + rng_.Below(95));
-  values_.reserve(static_cast<std::size_t>(o_.fieldcount));
+  values_.resize(static_cast<std::size_t>(o_.fieldcount));
   if (o_.dataintegrity) value_store_.resize(static_cast<std::size_t>(o_.fieldcount));
 }
 
@@ -223,14 +223,15 @@ void CoreWorkloadThread::DeterministicValue(std::string_view key, std::string_vi
 }
 
 void CoreWorkloadThread::BuildValues(std::string_view key, bool all_fields) {
-  values_.clear();
+  value_count_ = 0;
   auto add = [&](std::size_t f) {
     const auto len = static_cast<std::size_t>(field_length_->Next(rng_));
     if (o_.dataintegrity) {
       DeterministicValue(key, w_.field_names_[f], len, &value_store_[f]);
-      values_.push_back({w_.field_names_[f], value_store_[f]});
+      values_[value_count_++] = {w_.field_names_[f], value_store_[f]};
     } else {
-      values_.push_back({w_.field_names_[f], std::string_view(random_bytes_).substr(rng_.Below(kRandomBytes), len)});
+      // random_bytes_ holds kRandomBytes + fieldlength bytes: always in range.
+      values_[value_count_++] = {w_.field_names_[f], std::string_view(random_bytes_.data() + rng_.Below(kRandomBytes), len)};
     }
   };
   if (all_fields) {
@@ -267,7 +268,7 @@ void CoreWorkloadThread::DoInsert(MeasuredSession& db) {
   std::string_view key = KeyFor(keynum);
   BuildValues(key, true);
   for (std::int64_t attempt = 0;; ++attempt) {
-    Status st = db.Insert(o_.table, key, values_);
+    Status st = db.Insert(o_.table, key, Values());
     if (st.ok() || attempt >= o_.insertion_retry_limit) break;
     // YCSB: sleep interval * (0.8 .. 1.2) before retrying.
     const double s = o_.insertion_retry_interval_s * (0.8 + 0.4 * rng_.NextDouble());
@@ -287,14 +288,14 @@ void CoreWorkloadThread::DoTransaction(MeasuredSession& db) {
     case OpType::kUpdate: {
       std::string_view key = KeyFor(NextKeynum());
       BuildValues(key, o_.writeallfields);
-      db.Update(o_.table, key, values_);
+      db.Update(o_.table, key, Values());
       break;
     }
     case OpType::kInsert: {
       const std::int64_t keynum = w_.insert_sequence_.Next();
       std::string_view key = KeyFor(keynum);
       BuildValues(key, true);
-      db.Insert(o_.table, key, values_);
+      db.Insert(o_.table, key, Values());
       w_.insert_sequence_.Acknowledge(keynum);
       break;
     }
@@ -311,7 +312,7 @@ void CoreWorkloadThread::DoTransaction(MeasuredSession& db) {
       BuildValues(key, o_.writeallfields);
       const std::int64_t start = db.Now();
       Status st = db.Read(o_.table, key, read_fields_, &result_, verifier);
-      Status st2 = db.Update(o_.table, key, values_);
+      Status st2 = db.Update(o_.table, key, Values());
       const std::int64_t end = db.Now();
       db.Record(OpType::kReadModifyWrite, st.ok() ? st2 : st, start, end);
       break;

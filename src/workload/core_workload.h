@@ -118,7 +118,9 @@ class CoreWorkloadThread : private RecordVerifier {
   DiscreteGenerator op_chooser_;
 
   char key_buf_[KeyBuilder::kMaxKeyLength];
-  std::vector<Field> values_;
+  std::span<const Field> Values() const { return {values_.data(), value_count_}; }
+  std::vector<Field> values_;  // fieldcount slots; the first value_count_ are in use
+  std::size_t value_count_ = 0;
   std::vector<std::string> value_store_;  // dataintegrity: owned values
   std::string random_bytes_;              // printable random bytes; values are views into it
   std::string_view one_field_[1];
