@@ -24,18 +24,18 @@ db_common=(--num="$n" --key_size=23 --value_size="$value_size" --threads="$threa
            --compression_type=snappy --compression_ratio=1 --statistics=0)
 
 tput() { awk -F', ' '/\[OVERALL\], Throughput/ {printf "%.0f", $3}'; }
-dbb() { awk -v b="$1" '$1 == b {for (i = 1; i <= NF; i++) if ($i == "ops/sec;") {print $(i-1); exit}}'; }
+dbb() { awk -v b="$1" '$1 == b {for (i = 1; i <= NF; i++) if ($i ~ /^ops\/sec/) {print $(i-1); exit}}'; }
 
 sb_load=$("$bin" load rocksdb "${common_sb[@]}" -p rocksdb.destroy=true | tput)
 sb_read=$("$bin" run rocksdb "${common_sb[@]}" -p operationcount="$ops" | tput)
 sb_update=$("$bin" run rocksdb "${common_sb[@]}" -p operationcount="$ops" -p readproportion=0 \
   -p updateproportion=1 -p writeallfields=true | tput)
 
-db_fill=$(db_bench --db="$work/db" "${db_common[@]}" --benchmarks=fillrandom --use_existing_db=0 | dbb fillrandom)
-db_read=$(db_bench --db="$work/db" "${db_common[@]}" --benchmarks=readrandom --use_existing_db=1 --reads=$((ops / threads)) | dbb readrandom)
-db_update=$(db_bench --db="$work/db" "${db_common[@]}" --benchmarks=updaterandom --use_existing_db=1 --reads=$((ops / threads)) | dbb updaterandom)
+db_fill=$(db_bench --db="$work/db" "${db_common[@]}" --benchmarks=fillrandom --use_existing_db=0 2>/dev/null | dbb fillrandom)
+db_read=$(db_bench --db="$work/db" "${db_common[@]}" --benchmarks=readrandom --use_existing_db=1 --reads=$((ops / threads)) 2>/dev/null | dbb readrandom)
+db_update=$(db_bench --db="$work/db" "${db_common[@]}" --benchmarks=updaterandom --use_existing_db=1 --reads=$((ops / threads)) 2>/dev/null | dbb updaterandom)
 
-printf "%-14s %14s %14s %8s\n" mix storebench db_bench ratio
+printf "%-20s %10s %14s %8s\n" mix storebench db_bench ratio
 for row in "load/fillrandom $sb_load $db_fill" "read/readrandom $sb_read $db_read" "update/updaterandom $sb_update $db_update"; do
   set -- $row
   printf "%-20s %10s %14s %8s\n" "$1" "$2" "$3" "$(awk "BEGIN{printf \"%.2f\", $2/$3}")"
