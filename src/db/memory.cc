@@ -1,32 +1,38 @@
 // Binding "memory": a concurrent in-process key-value store.
 //
-// Layout: `memory.shards` hash shards (key -> record encoded with the shared
-// record codec), each guarded by its own std::shared_mutex, plus one ordered
-// index of all keys for scans (a std::set of string_views pointing at the
-// keys inside the shard maps, whose nodes never move) under its own
-// shared_mutex. Reads take one shard lock shared; inserts, updates and
-// deletes take one shard lock exclusive, and inserts of a new key and
-// deletes also take the index lock (always shard first, then index). A scan
-// copies a batch of keys from the index (index lock shared, no shard lock
-// held), then reads each record under its shard lock, so the two lock kinds
-// are never waited for in the opposite order.
+// Layout: `memory.shards` hash shards, each guarded by its own
+// std::shared_mutex, plus one ordered index of all keys (a std::set) for
+// scans, under its own shared_mutex. A shard is an open-addressing table
+// (linear probing, load <= 1/2) of {hash, record*} slots; a record is ONE
+// heap block holding its key and its value (encoded with the shared record
+// codec), so a read costs two dependent memory accesses (slot, block) and
+// then a sequential copy, and updates that keep the size are done in place.
+//
+// Locking: reads take one shard lock shared; inserts, updates and deletes
+// take one shard lock exclusive, and inserts of a new key and deletes also
+// take the index lock (always shard first, then index). A scan copies a
+// batch of keys from the index (index lock shared, no shard lock held), then
+// reads each record under its shard lock, so the two kinds of lock are never
+// waited for in the opposite order.
 //
 // Semantics: the table name is ignored (one key space). Insert creates or
 // overwrites; Update merges the given fields into an existing record and is
-// NOT_FOUND for a missing key; Read is NOT_FOUND for a missing key; Delete
-// of a missing key is OK (deletes are idempotent, as in the rocksdb
-// binding). Every single record is read and written atomically; a scan is
-// not a snapshot: a record deleted while the scan runs is skipped, one
-// inserted behind its cursor is not seen.
+// NOT_FOUND for a missing key; Read is NOT_FOUND for a missing key; Delete of
+// a missing key is OK (deletes are idempotent, as in the rocksdb binding).
+// Every single record is read and written atomically; a scan is not a
+// snapshot: a record deleted while the scan runs is skipped, one inserted
+// behind its cursor is not seen.
 //
 // Allocation: a read copies into the caller's RecordSet and does not
-// allocate once that is warm; updates swap the merged record with the
-// session's scratch buffer, so steady-state updates do not allocate either.
-// Inserting a new key allocates its map and index nodes.
+// allocate once that is warm; an update or overwrite that fits the record's
+// block does not allocate (one that grows it allocates a new block with 1/8
+// headroom). Inserting a new key allocates its block and its index entry.
 //
 // Data lives only as long as the Store (capabilities.persistent = false).
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -34,7 +40,6 @@
 #include <set>
 #include <shared_mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "db/binding.h"
@@ -46,34 +51,145 @@ namespace {
 constexpr std::int64_t kDefaultShards = 64;
 constexpr std::size_t kScanBatch = 256;  // keys copied per hold of the index lock
 
-// A key whose hash is already computed: the shard is chosen from the hash,
-// and the shard's map looks the key up with the same hash (heterogeneous
-// lookup) instead of hashing it a second time.
-struct HashedKey {
-  std::string_view key;
-  std::size_t hash;
-};
-inline HashedKey Hashed(std::string_view key) { return {key, std::hash<std::string_view>{}(key)}; }
+// One record: a header, then the key bytes, then `value_cap` bytes of room
+// for the value. Allocated with ::operator new, never copied or moved.
+struct Rec {
+  std::uint32_t key_len;
+  std::uint32_t value_len;
+  std::uint32_t value_cap;
 
-struct KeyHash {
-  using is_transparent = void;
-  // Deliberately not noexcept: libstdc++ then caches each node's hash, so a
-  // bucket walk compares hashes before touching the key's (heap) bytes.
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  std::size_t operator()(const HashedKey& k) const { return k.hash; }
+  char* data() { return reinterpret_cast<char*>(this + 1); }
+  const char* data() const { return reinterpret_cast<const char*>(this + 1); }
+  std::string_view key() const { return {data(), key_len}; }
+  std::string_view value() const { return {data() + key_len, value_len}; }
+
+  // Null when a size does not fit the header's 32 bits.
+  static Rec* New(std::string_view key, std::string_view value, std::size_t cap) {
+    if (key.size() > UINT32_MAX || cap > UINT32_MAX) return nullptr;
+    void* p = ::operator new(sizeof(Rec) + key.size() + cap);
+    Rec* r = new (p) Rec{static_cast<std::uint32_t>(key.size()), 0, static_cast<std::uint32_t>(cap)};
+    std::memcpy(r->data(), key.data(), key.size());
+    r->SetValue(value);
+    return r;
+  }
+  static void Free(Rec* r) { ::operator delete(static_cast<void*>(r)); }
+
+  bool Fits(std::size_t n) const { return n <= value_cap; }
+  void SetValue(std::string_view v) {  // requires Fits(v.size())
+    if (!v.empty()) std::memcpy(data() + key_len, v.data(), v.size());
+    value_len = static_cast<std::uint32_t>(v.size());
+  }
 };
-struct KeyEq {
-  using is_transparent = void;
-  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-  bool operator()(const HashedKey& a, std::string_view b) const { return a.key == b; }
-  bool operator()(std::string_view a, const HashedKey& b) const { return a == b.key; }
+
+// An open-addressing hash table of records, keyed by the record's key.
+// Not thread-safe: the shard's mutex guards it.
+class RecordTable {
+ public:
+  RecordTable() = default;
+  RecordTable(const RecordTable&) = delete;
+  RecordTable& operator=(const RecordTable&) = delete;
+  ~RecordTable() {
+    for (Slot& s : slots_) {
+      if (s.rec != nullptr) Rec::Free(s.rec);
+    }
+  }
+
+  // The record with this key, or null.
+  Rec* Find(std::string_view key, std::uint64_t hash) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = Home(hash);; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.rec == nullptr) {
+        if (s.hash == kEmpty) return nullptr;
+        continue;  // tombstone
+      }
+      if (s.hash == hash && s.rec->key() == key) return s.rec;
+    }
+  }
+
+  // Stores a new record for a key that is not in the table. May throw bad_alloc.
+  void InsertNew(Rec* rec, std::uint64_t hash) {
+    if ((live_ + tombstones_ + 1) * 2 > slots_.size()) Rehash();
+    for (std::size_t i = Home(hash);; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.rec == nullptr) {
+        if (s.hash == kTombstone) --tombstones_;
+        s = Slot{hash, rec};
+        ++live_;
+        return;
+      }
+    }
+  }
+
+  // Swaps the record stored for `old` (which must be in the table) for `rec`.
+  void Replace(Rec* old, Rec* rec, std::uint64_t hash) { SlotOf(old, hash)->rec = rec; }
+
+  // Removes `rec` (which must be in the table) and frees it.
+  void Erase(Rec* rec, std::uint64_t hash) {
+    Slot* s = SlotOf(rec, hash);
+    *s = Slot{kTombstone, nullptr};
+    Rec::Free(rec);
+    --live_;
+    ++tombstones_;
+  }
+
+  std::size_t size() const { return live_; }
+  template <typename F>
+  void ForEach(F&& f) const {
+    for (const Slot& s : slots_) {
+      if (s.rec != nullptr) f(*s.rec);
+    }
+  }
+
+ private:
+  // A slot is empty (rec null, hash kEmpty), a tombstone (rec null, hash
+  // kTombstone) or holds a record and its key's full hash.
+  static constexpr std::uint64_t kEmpty = 0, kTombstone = 1;
+  struct Slot {
+    std::uint64_t hash = kEmpty;
+    Rec* rec = nullptr;
+  };
+
+  std::size_t Home(std::uint64_t hash) const {
+    // Fibonacci hashing: the top bits of the product, independent of the
+    // low bits that choose the shard.
+    return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ULL) >> shift_);
+  }
+  Slot* SlotOf(const Rec* rec, std::uint64_t hash) {
+    for (std::size_t i = Home(hash);; i = (i + 1) & mask_) {
+      if (slots_[i].rec == rec) return &slots_[i];
+    }
+  }
+  // Rebuilds the table without tombstones, at load <= 1/3 (so it doubles
+  // when live records reach half the slots).
+  void Rehash() {
+    std::size_t cap = std::max<std::size_t>(16, std::bit_ceil((live_ + 1) * 3));
+    std::vector<Slot> old(cap);
+    old.swap(slots_);
+    mask_ = cap - 1;
+    shift_ = 64 - std::countr_zero(cap);
+    tombstones_ = 0;
+    for (const Slot& s : old) {
+      if (s.rec == nullptr) continue;
+      std::size_t i = Home(s.hash);
+      while (slots_[i].rec != nullptr) i = (i + 1) & mask_;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  int shift_ = 64;
+  std::size_t live_ = 0;
+  std::size_t tombstones_ = 0;
 };
-using RecordMap = std::unordered_map<std::string, std::string, KeyHash, KeyEq>;
 
 struct alignas(64) Shard {
   std::shared_mutex mu;
-  RecordMap map;  // guarded by mu
+  RecordTable table;  // guarded by mu
 };
+
+inline std::uint64_t HashOf(std::string_view key) { return std::hash<std::string_view>{}(key); }
 
 class MemoryStore;
 
@@ -90,8 +206,12 @@ class MemorySession final : public Session {
   Status Delete(std::string_view table, std::string_view key) override;
 
  private:
+  // Stores scratch_ as the value of `rec` (in place, or in a new block that
+  // replaces it). False when out of memory or too large.
+  bool StoreValue(Shard& s, Rec* rec, std::uint64_t hash);
+
   MemoryStore* store_;
-  std::string scratch_;            // encoded/merged record, swapped with the stored one
+  std::string scratch_;            // encoded or merged record
   std::vector<std::string> keys_;  // scan batch (strings keep their capacity)
   std::string resume_;             // last key of the previous scan batch
 };
@@ -112,26 +232,25 @@ class MemoryStore final : public Store {
     std::uint64_t records = 0, bytes = 0;
     for (std::size_t i = 0; i < shard_count_; ++i) {
       std::shared_lock lk(shards_[i].mu);
-      records += shards_[i].map.size();
-      for (const auto& [k, v] : shards_[i].map) bytes += k.size() + v.size();
+      records += shards_[i].table.size();
+      shards_[i].table.ForEach([&](const Rec& r) { bytes += r.key_len + r.value_len; });
     }
     return {{"memory.records", std::to_string(records)},
             {"memory.data_bytes", std::to_string(bytes)},
             {"memory.shards", std::to_string(shard_count_)}};
   }
 
-  Shard& ShardFor(const HashedKey& key) {
-    // Mix the hash so that the shard does not correlate with the bucket the
-    // shard's own map picks from the same hash.
-    std::uint64_t h = key.hash;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return shards_[h % shard_count_];
+  Shard& ShardFor(std::uint64_t hash) {
+    // Mixed, so the shard does not correlate with the slot, which the
+    // table takes from the same hash.
+    hash ^= hash >> 33;
+    hash *= 0xff51afd7ed558ccdULL;
+    hash ^= hash >> 33;
+    return shards_[hash % shard_count_];
   }
 
   std::shared_mutex index_mu;
-  std::set<std::string_view, std::less<>> index;  // guarded by index_mu; views into shard map keys
+  std::set<std::string, std::less<>> index;  // guarded by index_mu
 
  private:
   std::size_t shard_count_;
@@ -140,89 +259,108 @@ class MemoryStore final : public Store {
 
 Status MemorySession::Read(std::string_view, std::string_view key, const FieldSelector& fields,
                            RecordSet* out) {
-  out->Clear();
-  const HashedKey hk = Hashed(key);
-  Shard& s = store_->ShardFor(hk);
-  std::shared_lock lk(s.mu);
-  auto it = s.map.find(hk);
-  if (it == s.map.end()) return Status::NotFound();
-  out->BeginRecord(key);
-  if (!DecodeRecord(it->second, fields, out)) {
+  try {
+    out->Clear();
+    const std::uint64_t h = HashOf(key);
+    Shard& s = store_->ShardFor(h);
+    std::shared_lock lk(s.mu);
+    const Rec* rec = s.table.Find(key, h);
+    if (rec == nullptr) return Status::NotFound();
+    out->BeginRecord(key);
+    if (!DecodeRecord(rec->value(), fields, out)) {
+      out->Clear();
+      return Status::Error();
+    }
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
     out->Clear();
     return Status::Error();
   }
-  return Status::Ok();
 }
 
 Status MemorySession::Scan(std::string_view, std::string_view start_key, std::uint64_t count,
                            const FieldSelector& fields, RecordSet* out) {
-  out->Clear();
-  std::uint64_t found = 0;
-  bool first = true;
-  while (found < count) {
-    std::size_t n = 0;
-    {
-      std::shared_lock ik(store_->index_mu);
-      auto& index = store_->index;
-      auto it = first ? index.lower_bound(start_key) : index.upper_bound(resume_);
-      std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(count - found, kScanBatch));
-      for (; it != index.end() && n < want; ++it, ++n) {
-        if (n == keys_.size()) keys_.emplace_back();
-        keys_[n].assign(it->data(), it->size());
+  try {
+    out->Clear();
+    std::uint64_t found = 0;
+    bool first = true;
+    while (found < count) {
+      std::size_t n = 0;
+      {
+        std::shared_lock ik(store_->index_mu);
+        auto& index = store_->index;
+        auto it = first ? index.lower_bound(start_key) : index.upper_bound(resume_);
+        std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(count - found, kScanBatch));
+        for (; it != index.end() && n < want; ++it, ++n) {
+          if (n == keys_.size()) keys_.emplace_back();
+          keys_[n].assign(*it);
+        }
       }
+      if (n == 0) break;
+      for (std::size_t i = 0; i < n && found < count; ++i) {
+        const std::uint64_t h = HashOf(keys_[i]);
+        Shard& s = store_->ShardFor(h);
+        std::shared_lock lk(s.mu);
+        const Rec* rec = s.table.Find(keys_[i], h);
+        if (rec == nullptr) continue;  // deleted since we saw it in the index
+        out->BeginRecord(keys_[i]);
+        if (!DecodeRecord(rec->value(), fields, out)) return Status::Error();
+        ++found;
+      }
+      resume_.assign(keys_[n - 1]);
+      first = false;
     }
-    if (n == 0) break;
-    for (std::size_t i = 0; i < n && found < count; ++i) {
-      const HashedKey hk = Hashed(keys_[i]);
-      Shard& s = store_->ShardFor(hk);
-      std::shared_lock lk(s.mu);
-      auto it = s.map.find(hk);
-      if (it == s.map.end()) continue;  // deleted since we saw it in the index
-      out->BeginRecord(keys_[i]);
-      if (!DecodeRecord(it->second, fields, out)) return Status::Error();
-      ++found;
-    }
-    resume_.assign(keys_[n - 1]);
-    first = false;
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    out->Clear();
+    return Status::Error();
   }
-  return Status::Ok();
+}
+
+bool MemorySession::StoreValue(Shard& s, Rec* rec, std::uint64_t hash) {
+  if (rec->Fits(scratch_.size())) {
+    rec->SetValue(scratch_);
+    return true;
+  }
+  Rec* grown = Rec::New(rec->key(), scratch_, scratch_.size() + scratch_.size() / 8);
+  if (grown == nullptr) return false;
+  s.table.Replace(rec, grown, hash);
+  Rec::Free(rec);
+  return true;
 }
 
 Status MemorySession::Update(std::string_view, std::string_view key, std::span<const Field> values) {
-  const HashedKey hk = Hashed(key);
-  Shard& s = store_->ShardFor(hk);
-  std::unique_lock lk(s.mu);
-  auto it = s.map.find(hk);
-  if (it == s.map.end()) return Status::NotFound();
   try {
-    if (!MergeRecord(it->second, values, &scratch_)) return Status::Error();
+    const std::uint64_t h = HashOf(key);
+    Shard& s = store_->ShardFor(h);
+    std::unique_lock lk(s.mu);
+    Rec* rec = s.table.Find(key, h);
+    if (rec == nullptr) return Status::NotFound();
+    if (!MergeRecord(rec->value(), values, &scratch_)) return Status::Error();
+    return StoreValue(s, rec, h) ? Status::Ok() : Status::Error();
   } catch (const std::bad_alloc&) {
     return Status::Error();
   }
-  it->second.swap(scratch_);
-  return Status::Ok();
 }
 
 Status MemorySession::Insert(std::string_view, std::string_view key, std::span<const Field> values) {
   try {
     EncodeRecord(values, &scratch_);
-    const HashedKey hk = Hashed(key);
-    Shard& s = store_->ShardFor(hk);
+    const std::uint64_t h = HashOf(key);
+    Shard& s = store_->ShardFor(h);
     std::unique_lock lk(s.mu);
-    auto it = s.map.find(hk);
-    if (it != s.map.end()) {
-      it->second.swap(scratch_);
-      return Status::Ok();
-    }
-    auto [nit, inserted] = s.map.emplace(std::string(key), std::move(scratch_));
-    scratch_.clear();  // moved-from: make its state definite
+    if (Rec* rec = s.table.Find(key, h)) return StoreValue(s, rec, h) ? Status::Ok() : Status::Error();
+    std::unique_ptr<Rec, void (*)(Rec*)> rec(Rec::New(key, scratch_, scratch_.size()), Rec::Free);
+    if (!rec) return Status::Error();
     std::unique_lock ik(store_->index_mu);
+    auto [pos, added] = store_->index.emplace(key);
     try {
-      store_->index.insert(std::string_view(nit->first));
+      s.table.InsertNew(rec.get(), h);
     } catch (...) {
-      s.map.erase(nit);  // keep map and index consistent
+      if (added) store_->index.erase(pos);  // keep table and index consistent
       throw;
     }
+    rec.release();
     return Status::Ok();
   } catch (const std::bad_alloc&) {
     return Status::Error();
@@ -230,16 +368,17 @@ Status MemorySession::Insert(std::string_view, std::string_view key, std::span<c
 }
 
 Status MemorySession::Delete(std::string_view, std::string_view key) {
-  const HashedKey hk = Hashed(key);
-  Shard& s = store_->ShardFor(hk);
+  const std::uint64_t h = HashOf(key);
+  Shard& s = store_->ShardFor(h);
   std::unique_lock lk(s.mu);
-  auto it = s.map.find(hk);
-  if (it == s.map.end()) return Status::Ok();  // idempotent, like the rocksdb binding
+  Rec* rec = s.table.Find(key, h);
+  if (rec == nullptr) return Status::Ok();  // idempotent, like the rocksdb binding
   {
     std::unique_lock ik(store_->index_mu);
-    store_->index.erase(std::string_view(it->first));
+    auto it = store_->index.find(key);
+    if (it != store_->index.end()) store_->index.erase(it);
   }
-  s.map.erase(it);  // after the index no longer points at its key
+  s.table.Erase(rec, h);
   return Status::Ok();
 }
 
@@ -248,7 +387,7 @@ Status MemorySession::Delete(std::string_view, std::string_view key) {
 const BindingInfo& memory_binding() {
   static const BindingInfo info{
       .name = "memory",
-      .summary = "concurrent in-process store (sharded hash map + ordered key index); data lives only in the process",
+      .summary = "concurrent in-process store (sharded hash tables + ordered key index); data lives only in the process",
       .properties =
           {
               {"memory.shards", std::to_string(kDefaultShards),

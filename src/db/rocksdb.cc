@@ -148,8 +148,14 @@ void PrepareDir(const std::string& dir) {
   }
 }
 
+// RocksDB's PosixEnv reports a LOCK file held by another process as "While
+// lock file: DIR/LOCK: ..." and one held in this process as "lock hold by
+// current process ...". (Matching just "lock" would misread a path such as
+// /data/blocks.)
 bool IsLockError(const rocksdb::Status& s) {
-  return s.IsIOError() && Lower(s.ToString()).find("lock") != std::string::npos;
+  if (!s.IsIOError()) return false;
+  std::string msg = Lower(s.ToString());
+  return msg.find("while lock file") != std::string::npos || msg.find("lock hold by") != std::string::npos;
 }
 
 rocksdb::Options BuildOptions(const RocksOptions& o) {

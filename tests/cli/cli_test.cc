@@ -178,7 +178,7 @@ TEST_F(CliTest, TargetRateIsHeldAndBothLatenciesReported) {
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(\[OVERALL\], RunTime\(ms\), ([0-9]+))")));
   const int ms = std::stoi(m[1]);
   EXPECT_GE(ms, 990);  // 1000 ops at 1000 ops/s take one second
-  EXPECT_LE(ms, 1500);
+  EXPECT_LE(ms, 3000);  // generous: shared machines, sanitizer builds
   EXPECT_NE(r.out.find("[Intended-READ], Operations, "), std::string::npos) << r.out;
 }
 

@@ -102,6 +102,55 @@ TEST(MemoryBindingTest, IndexStaysConsistentUnderConcurrentInsertDelete) {
   EXPECT_EQ(rs.record_count(), static_cast<std::size_t>(kKeys));
 }
 
+// One shard, so its table grows through many rehashes, with tombstones from
+// deletes, and records that grow (new block) and shrink (in place).
+TEST(MemoryBindingTest, TableSurvivesGrowthDeletesAndResizedRecords) {
+  auto store = OpenMemory("1");
+  auto s = store->NewSession(0);
+  auto key = [](int i) { return "key" + std::to_string(i); };
+  auto value = [](int i, int round) { return std::string(static_cast<std::size_t>((i * 7 + round * 13) % 300), 'a' + static_cast<char>(i % 26)); };
+  constexpr int kKeys = 5000;
+  for (int i = 0; i < kKeys; ++i) {
+    std::string v = value(i, 0);
+    Field f{"f", v};
+    ASSERT_EQ(s->Insert("t", key(i), std::span<const Field>(&f, 1)), Status::Ok());
+  }
+  for (int i = 0; i < kKeys; i += 2) ASSERT_EQ(s->Delete("t", key(i)), Status::Ok());
+  for (int round = 1; round <= 3; ++round) {
+    for (int i = 1; i < kKeys; i += 2) {
+      std::string v = value(i, round);
+      Field f{"f", v};
+      ASSERT_EQ(s->Update("t", key(i), std::span<const Field>(&f, 1)), Status::Ok());
+    }
+  }
+  for (int i = 0; i < kKeys; i += 4) {  // re-insert a quarter into tombstoned slots
+    std::string v = value(i, 9);
+    Field f{"f", v};
+    ASSERT_EQ(s->Insert("t", key(i), std::span<const Field>(&f, 1)), Status::Ok());
+  }
+  RecordSet rs;
+  int present = 0;
+  for (int i = 0; i < kKeys; ++i) {
+    Status st = s->Read("t", key(i), FieldSelector{}, &rs);
+    if (i % 2 == 1) {
+      ASSERT_EQ(st, Status::Ok()) << key(i);
+      EXPECT_EQ(rs.Find(0, "f"), std::optional<std::string_view>(value(i, 3))) << key(i);
+    } else if (i % 4 == 0) {
+      ASSERT_EQ(st, Status::Ok()) << key(i);
+      EXPECT_EQ(rs.Find(0, "f"), std::optional<std::string_view>(value(i, 9))) << key(i);
+    } else {
+      EXPECT_EQ(st, Status::NotFound()) << key(i);
+      continue;
+    }
+    ++present;
+  }
+  std::map<std::string, std::string> stats;
+  for (const auto& [k, v] : store->Stats()) stats[k] = v;
+  EXPECT_EQ(stats["memory.records"], std::to_string(present));
+  ASSERT_EQ(s->Scan("t", "", 100000, FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(rs.record_count(), static_cast<std::size_t>(present));
+}
+
 // A scan longer than one internal batch of keys still returns every record.
 TEST(MemoryBindingTest, LongScanCrossesBatches) {
   auto store = OpenMemory();

@@ -231,9 +231,9 @@ TEST(SteadyClockTest, TracksClockMonotonic) {
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   const std::int64_t b = SteadyClock::Now(), mb = SteadyClock::MonotonicNs();
   EXPECT_GE(b - a, 50'000'000);
-  // Same time line and rate as CLOCK_MONOTONIC (within 0.5% and 1 ms).
+  // Same time line and rate as CLOCK_MONOTONIC (within 0.5%, and 20 ms between the two readings).
   EXPECT_NEAR(static_cast<double>(b - a), static_cast<double>(mb - ma), 0.005 * (mb - ma) + 100'000);
-  EXPECT_LT(std::abs(b - mb), 1'000'000) << SteadyClock::Source();
+  EXPECT_LT(std::abs(b - mb), 20'000'000) << SteadyClock::Source();
   std::int64_t prev = SteadyClock::Now();
   for (int i = 0; i < 100000; ++i) {
     const std::int64_t now = SteadyClock::Now();
