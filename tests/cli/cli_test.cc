@@ -44,7 +44,7 @@ class CliTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs the binary in dir_ with args; stdout/stderr captured.
-  Exec Run(const std::vector<std::string>& args, int signal_after_ms = 0) {
+  Exec Run(const std::vector<std::string>& args, int signal_after_ms = 0, int signal_number = SIGINT) {
     const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
     pid_t pid = fork();
     if (pid == 0) {
@@ -63,7 +63,7 @@ class CliTest : public ::testing::Test {
     }
     if (signal_after_ms > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(signal_after_ms));
-      kill(pid, SIGINT);
+      kill(pid, signal_number);
     }
     int status = 0;
     waitpid(pid, &status, 0);
@@ -201,6 +201,46 @@ TEST_F(CliTest, CtrlCStopsAndStillWritesPartialResults) {
   auto j = nlohmann::json::parse(Slurp(dir_ / "partial.json"));
   EXPECT_EQ(j["phases"][0]["interrupted"], true);
   EXPECT_GT(j["phases"][0]["operations"].get<long long>(), 0);
+}
+
+TEST_F(CliTest, SigtermExitsWith143AndPartialResults) {
+  Exec r = Run({"run", "null", "-P", Workload("workloada"), "-p", "recordcount=1000", "-p", "operationcount=0"}, 1000,
+               SIGTERM);
+  EXPECT_EQ(r.code, 143) << r.err;
+  EXPECT_NE(r.out.find("[OVERALL], Interrupted, true"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[READ], Operations, "), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, YcsbsOwnTemplatePropertiesRunUnchanged) {
+  // The properties of YCSB's workloads/workload_template, as YCSB ships them
+  // (smaller counts), including the ones that do not apply here.
+  Write("template",
+        "workload=com.yahoo.ycsb.workloads.CoreWorkload\nrecordcount=1000\noperationcount=3000\ninsertstart=0\n"
+        "fieldcount=10\nfieldlength=100\nreadallfields=true\nwriteallfields=false\n"
+        "fieldlengthdistribution=constant\nreadproportion=0.95\nupdateproportion=0.05\ninsertproportion=0\n"
+        "readmodifywriteproportion=0\nscanproportion=0\nmaxscanlength=1000\nscanlengthdistribution=uniform\n"
+        "insertorder=hashed\nrequestdistribution=zipfian\nhotspotdatafraction=0.2\nhotspotopnfraction=0.8\n"
+        "table=usertable\nmeasurementtype=histogram\nhistogram.buckets=1000\ntimeseries.granularity=1000\n"
+        "exporter=site.ycsb.measurements.exporter.TextMeasurementsExporter\nmeasurement.interval=op\n"
+        "hdrhistogram.percentiles=95,99\nstatus.interval=10\ncore_workload_insertion_retry_limit=0\n"
+        "core_workload_insertion_retry_interval=3\nmeasurement.trackjvm=false\nreportlatencyforeacherror=false\n");
+  Exec r = Run({"bench", "memory", "-P", "template"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: property 'histogram.buckets' has no effect"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("[READ], 95thPercentileLatency(us), "), std::string::npos);
+  EXPECT_EQ(r.out.find("[READ], 50thPercentileLatency(us), "), std::string::npos);  // percentiles as set
+}
+
+TEST_F(CliTest, DataIntegrityHoldsOnEveryBindingForWorkloadsADEF) {
+  for (const char* binding : {"memory", "rocksdb"}) {
+    for (const char* w : {"workloada", "workloadd", "workloade", "workloadf"}) {
+      Exec r = Run({"bench", binding, "-P", Workload(w), "-p", "recordcount=500", "-p", "operationcount=2000",
+                    "-p", "dataintegrity=true", "-threads", "2", "--json", "i.json"});
+      EXPECT_EQ(r.code, 0) << binding << " " << w << ": " << r.err;
+      EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << binding << " " << w << ": " << r.out;
+      EXPECT_EQ(r.out.find("IntegrityFailures"), std::string::npos) << binding << " " << w;
+    }
+  }
 }
 
 }  // namespace
