@@ -110,7 +110,8 @@ RocksOptions ParseOptions(const Properties& props) {
     if (comp == c.name) type = c.type;
   }
   auto supported = rocksdb::GetSupportedCompressions();
-  if (type != rocksdb::kNoCompression && std::find(supported.begin(), supported.end(), type) == supported.end()) {
+  if ((comp_given || defaults_apply) && type != rocksdb::kNoCompression &&
+      std::find(supported.begin(), supported.end(), type) == supported.end()) {
     std::string have = "none";
     for (const auto& c : kCompressions) {
       if (c.type != rocksdb::kNoCompression &&

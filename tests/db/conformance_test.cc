@@ -141,6 +141,10 @@ class ConformanceTest : public ::testing::TestWithParam<const BindingInfo*> {
   RecordSet out_;
 };
 
+TEST_P(ConformanceTest, DeclaresThatItStoresData) {
+  EXPECT_TRUE(store_->capabilities().stores_data);
+}
+
 TEST_P(ConformanceTest, InsertThenReadAllFields) {
   Owned rec = MakeRecord("user1");
   ASSERT_EQ(Insert("user1", rec), Status::Ok());

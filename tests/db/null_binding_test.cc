@@ -23,6 +23,7 @@ TEST(NullBindingTest, EveryOperationIsOkAndStoresNothing) {
   ASSERT_NE(store, nullptr);
   EXPECT_TRUE(store->capabilities().scan);
   EXPECT_FALSE(store->capabilities().persistent);
+  EXPECT_FALSE(store->capabilities().stores_data);
   EXPECT_FALSE(store->DiskUsageBytes().has_value());
 
   auto s = store->NewSession(0);
