@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -640,22 +642,7 @@ TEST(ExponentialGeneratorTest, MeanAndPercentile) {
 
 // ---------------------------------------------------------------------------
 
-class TempFile {
- public:
-  explicit TempFile(const std::string& content) {
-    char name[] = "/tmp/storebench_hist_XXXXXX";
-    int fd = mkstemp(name);
-    EXPECT_GE(fd, 0);
-    close(fd);
-    path_ = name;
-    std::ofstream(path_, std::ios::binary) << content;
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using storebench::test_util::TempFile;
 
 TEST(HistogramGeneratorTest, FromFileFollowsYcsb) {
   TempFile f("BlockSize\t10\n0\t0\n1\t50\n2\t30\n3\t20\n");

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -142,22 +144,7 @@ TEST(PropertiesParseTest, MalformedLineNamesFileAndLine) {
   EXPECT_TRUE(Contains(err, "w3:3")) << err;
 }
 
-class TempFile {
- public:
-  explicit TempFile(const std::string& content) {
-    char name[] = "/tmp/storebench_props_XXXXXX";
-    int fd = mkstemp(name);
-    EXPECT_GE(fd, 0);
-    close(fd);
-    path_ = name;
-    std::ofstream(path_, std::ios::binary) << content;
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using storebench::test_util::TempFile;
 
 TEST(PropertiesFileTest, LoadFileAndErrors) {
   TempFile good("recordcount=5\n");
