@@ -37,21 +37,6 @@ namespace storebench {
 // ---------------------------------------------------------------------------
 // FNV-1a 64 (YCSB Utils.fnvhash64)
 
-std::int64_t FnvHash64(std::int64_t value) {
-  constexpr std::uint64_t kOffsetBasis = 0xCBF29CE484222325ull;
-  constexpr std::uint64_t kPrime = 1099511628211ull;
-  std::uint64_t v = static_cast<std::uint64_t>(value);
-  std::uint64_t h = kOffsetBasis;
-  for (int i = 0; i < 8; ++i) {
-    h ^= v & 0xff;
-    h *= kPrime;
-    v >>= 8;
-  }
-  // Java's Math.abs on a signed long: Long.MIN_VALUE stays negative.
-  // Negate in unsigned arithmetic so that case is not UB.
-  const auto s = static_cast<std::int64_t>(h);
-  return s < 0 ? static_cast<std::int64_t>(0 - h) : s;
-}
 
 namespace {
 

@@ -22,7 +22,22 @@ namespace storebench {
 // YCSB's Utils.fnvhash64: FNV-1a 64 over the 8 bytes of `value`, least
 // significant byte first, then Java's Math.abs of the result as a signed
 // 64-bit integer (Long.MIN_VALUE stays negative, as in Java).
-std::int64_t FnvHash64(std::int64_t value);
+// Inline: it runs twice per operation (key choice and key name).
+inline std::int64_t FnvHash64(std::int64_t value) {
+  constexpr std::uint64_t kOffsetBasis = 0xCBF29CE484222325ull;
+  constexpr std::uint64_t kPrime = 1099511628211ull;
+  std::uint64_t v = static_cast<std::uint64_t>(value);
+  std::uint64_t h = kOffsetBasis;
+  for (int i = 0; i < 8; ++i) {
+    h ^= v & 0xff;
+    h *= kPrime;
+    v >>= 8;
+  }
+  // Java's Math.abs on a signed long: Long.MIN_VALUE stays negative.
+  // Negate in unsigned arithmetic so that case is not UB.
+  const auto s = static_cast<std::int64_t>(h);
+  return s < 0 ? static_cast<std::int64_t>(0 - h) : s;
+}
 
 // Interface of an integer generator used for key choice, field length and
 // scan length. Thread-compatible: one instance per thread.
