@@ -34,7 +34,7 @@ class Clock {
 // few microseconds of its due time rather than a scheduler tick late.
 class SteadyClock final : public Clock {
  public:
-  static constexpr std::int64_t kSpinNs = 50'000;
+  static constexpr std::int64_t kSpinNs = 50'000;  // initial guess of the wake-up delay
   static std::int64_t Now() {
 #if defined(__x86_64__)
     if (tsc_.enabled) [[likely]] {
