@@ -1,5 +1,7 @@
 #include "runner/clock.h"
 
+#include <sched.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -92,10 +94,16 @@ void SteadyClock::SleepUntilNs(std::int64_t t_ns) {
     oversleep_ns = late > oversleep_ns ? std::min<std::int64_t>(late, 2'000'000)
                                        : std::max<std::int64_t>(10'000, oversleep_ns - (oversleep_ns - late) / 16);
   }
-  while (Now() < t_ns) {
+  // Spin, yielding the CPU while more than a few microseconds remain, so a
+  // store's own threads (flushes, compactions) still run on a small machine.
+  for (std::int64_t left = t_ns - Now(); left > 0; left = t_ns - Now()) {
+    if (left > 5'000) {
+      sched_yield();
+    } else {
 #if defined(__x86_64__)
-    __builtin_ia32_pause();
+      __builtin_ia32_pause();
 #endif
+    }
   }
 }
 
