@@ -10,6 +10,7 @@ void ThreadStats::StartMeasuring(std::int64_t phase_start_ns) {
     p->failed_service.reset();
     p->failed_intended.reset();
     p->interval.Reset();
+    p->interval_failed.reset();
     p->return_codes.fill(0);
   }
   integrity_failures = 0;
@@ -29,10 +30,19 @@ void ThreadStats::PublishInterval(std::int64_t now_ns, bool force) {
     std::lock_guard<std::mutex> lock(mu_);
     for (int i = 0; i < kNumOpTypes; ++i) {
       OpStats* s = ops_[i].get();
-      if (!s || s->interval.count() == 0) continue;
+      if (!s) continue;
+      const bool failures = s->interval_failed && s->interval_failed->count() > 0;
+      if (s->interval.count() == 0 && !failures) continue;
       if (!published_[i]) published_[i] = std::make_unique<Histogram>();
-      published_[i]->Merge(s->interval);
-      s->interval.Reset();
+      if (s->interval.count() > 0) {
+        published_[i]->Merge(s->interval);
+        (series_uses_intended_ ? s->intended : s->service).Merge(s->interval);
+        s->interval.Reset();
+      }
+      if (failures) {
+        published_[i]->Merge(*s->interval_failed);
+        s->interval_failed->Reset();
+      }
     }
   }
   if (next_boundary_ns_ != INT64_MAX) {

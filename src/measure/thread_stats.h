@@ -23,13 +23,17 @@
 namespace storebench {
 
 struct OpStats {
-  Histogram service;          // OK operations, from actual start (ns)
-  Histogram intended;         // OK operations, from intended start (ns)
+  // Totals of OK operations: complete once the owner has called Finish
+  // (the kind the series uses is folded in from `interval` at each hand-off).
+  Histogram service;          // from actual start (ns)
+  Histogram intended;         // from intended start (ns)
   // Non-OK operations; allocated at the first failure (a histogram is
   // 270 KB, and most runs have no failures).
   std::unique_ptr<Histogram> failed_service;
   std::unique_ptr<Histogram> failed_intended;
-  Histogram interval;         // this interval, OK and failed, latency as reported in series
+  // This interval's OK operations, in the latency kind the series reports.
+  Histogram interval;
+  std::unique_ptr<Histogram> interval_failed;  // this interval's failures, same kind
   std::array<std::uint64_t, Status::kNumCodes> return_codes{};
 };
 
@@ -57,19 +61,29 @@ class ThreadStats {
     OpStats& s = Get(op);
     const std::uint64_t service = static_cast<std::uint64_t>(end_ns - start_ns);
     const std::uint64_t intended = static_cast<std::uint64_t>(end_ns - intended_start_ns);
+    const std::uint64_t series = series_uses_intended_ ? intended : service;
     s.return_codes[st.code()]++;
-    if (st.ok()) {
-      s.service.Record(service);
-      if (track_intended_) s.intended.Record(intended);
+    if (st.ok()) [[likely]] {
+      // One histogram per operation without a target: the interval one,
+      // added to its total at the hand-off.
+      s.interval.Record(series);
+      if (track_intended_) {
+        if (series_uses_intended_) {
+          s.service.Record(service);
+        } else {
+          s.intended.Record(intended);
+        }
+      }
     } else {
       if (!s.failed_service) [[unlikely]] {
         s.failed_service = std::make_unique<Histogram>();
         s.failed_intended = std::make_unique<Histogram>();
+        s.interval_failed = std::make_unique<Histogram>();
       }
       s.failed_service->Record(service);
       s.failed_intended->Record(intended);
+      s.interval_failed->Record(series);
     }
-    s.interval.Record(series_uses_intended_ ? intended : service);
   }
 
   // Called by the owner at the end: publishes what is left.
