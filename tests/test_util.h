@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include "measure/result.h"
+
 namespace storebench::test_util {
 
 // A file with the given content under /tmp, removed when this goes away.
@@ -30,5 +32,13 @@ class TempFile {
  private:
   std::string path_;
 };
+
+// The result of the operation named `name` ("READ", "READ-FAILED", ...), or null.
+inline const OpResult* FindOp(const PhaseResult& r, const std::string& name) {
+  for (const auto& op : r.ops) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
 
 }  // namespace storebench::test_util

@@ -45,8 +45,6 @@ const std::map<std::string, std::string>& AcceptedNotes() {
       {"reportlatencyforeacherror", "failed operations are reported together as [OP-FAILED] with Return= counts"},
       {"latencytrackederrors", "failed operations are reported together as [OP-FAILED] with Return= counts"},
       {"columnfamily", "no current binding uses it"},
-      {"dotransactions", "the command (load/run) decides"},
-      {"db", "the binding is given on the command line"},
   };
   return kNotes;
 }
@@ -192,15 +190,15 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
     throw ConfigError("no binding given: storebench " + cl.command + " BINDING ... (bindings: " + names + ")");
   }
   const BindingInfo& binding = FindBinding(binding_name);
-  props.MarkKnown("db");
-  props.MarkKnown("dotransactions");
+  props.MarkKnown("db");              // read above
+  props.MarkKnown("dotransactions");  // YCSB's -load/-t; the command decides here
 
   const ClientOptions co = ReadClientOptions(props);
   const CoreWorkloadOptions wo = CoreWorkloadOptions::FromProperties(props);
 
   std::vector<std::string> notes;
   for (const auto& [key, why] : AcceptedNotes()) {
-    if (props.Has(key) && key != "db" && key != "dotransactions") notes.push_back("property '" + key + "' has no effect: " + why);
+    if (props.Has(key)) notes.push_back("property '" + key + "' has no effect: " + why);
     props.MarkKnown(key);
   }
   if (co.measurementtype != "hdrhistogram" && co.measurementtype != "histogram" &&

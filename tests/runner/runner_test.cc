@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <csignal>
 #include <thread>
 
@@ -60,12 +62,7 @@ CoreWorkloadOptions ReadOnly(std::int64_t records) {
   return o;
 }
 
-const OpResult* Find(const PhaseResult& r, const std::string& name) {
-  for (const auto& op : r.ops) {
-    if (op.name == name) return &op;
-  }
-  return nullptr;
-}
+using test_util::FindOp;
 
 TEST(RateScheduleTest, DueTimesAreOpenLoop) {
   RateSchedule s(1000, 2000);  // 2000 ops/s: one every 500 us
@@ -87,7 +84,7 @@ TEST(RunnerTest, StallShowsUpInIntendedLatencyNotServiceTime) {
   o.measurement_interval = "both";
   Runner runner(store, w, o, clock, nullptr);
   PhaseResult r = runner.Run();
-  const OpResult* read = Find(r, "READ");
+  const OpResult* read = FindOp(r, "READ");
   ASSERT_NE(read, nullptr);
   EXPECT_EQ(read->service.count(), 200u);
   EXPECT_EQ(read->intended.count(), 200u);
@@ -110,7 +107,7 @@ TEST(RunnerTest, UnthrottledIntendedEqualsService) {
   o.operation_count = 101;
   Runner runner(store, w, o, clock, nullptr);
   PhaseResult r = runner.Run();
-  const OpResult* read = Find(r, "READ");
+  const OpResult* read = FindOp(r, "READ");
   ASSERT_NE(read, nullptr);
   EXPECT_EQ(read->service.count(), 101u);
   EXPECT_EQ(read->intended.ValueAtPercentile(99), read->service.ValueAtPercentile(99));
@@ -143,8 +140,8 @@ TEST(RunnerTest, WarmupIsExecutedButNotCounted) {
   o.warmup_operations = 100;
   Runner runner(store, w, o, clock, nullptr);
   PhaseResult r = runner.Run();
-  ASSERT_NE(Find(r, "READ"), nullptr);
-  EXPECT_EQ(Find(r, "READ")->service.count(), 300u);
+  ASSERT_NE(FindOp(r, "READ"), nullptr);
+  EXPECT_EQ(FindOp(r, "READ")->service.count(), 300u);
   EXPECT_EQ(r.operations, 300u);
 }
 
@@ -192,9 +189,9 @@ TEST(RunnerTest, TimeSeriesAddsUpToTheTotal) {
   std::uint64_t series_ops = 0;
   for (const auto& p : r.series) series_ops += p.operations;
   EXPECT_EQ(series_ops, r.operations);
-  ASSERT_NE(Find(r, "READ"), nullptr);
-  ASSERT_NE(Find(r, "UPDATE"), nullptr);
-  EXPECT_EQ(Find(r, "READ")->service.count() + Find(r, "UPDATE")->service.count(), r.operations);
+  ASSERT_NE(FindOp(r, "READ"), nullptr);
+  ASSERT_NE(FindOp(r, "UPDATE"), nullptr);
+  EXPECT_EQ(FindOp(r, "READ")->service.count() + FindOp(r, "UPDATE")->service.count(), r.operations);
 }
 
 TEST(RunnerTest, LoadInsertsEveryRecordOnceAcrossThreads) {
@@ -208,7 +205,7 @@ TEST(RunnerTest, LoadInsertsEveryRecordOnceAcrossThreads) {
   o.operation_count = 1000;
   SteadyClock clock;
   PhaseResult r = Runner(*store, w, o, clock, nullptr).Run();
-  const OpResult* ins = Find(r, "INSERT");
+  const OpResult* ins = FindOp(r, "INSERT");
   ASSERT_NE(ins, nullptr);
   EXPECT_EQ(ins->return_codes[Status::kOk], 1000u);
   auto s = store->NewSession(0);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include "core/error.h"
 #include "db/registry.h"
 #include "runner/runner.h"
@@ -18,12 +20,7 @@ Properties Props(std::initializer_list<std::pair<const char*, const char*>> kv) 
   return p;
 }
 
-const OpResult* Find(const PhaseResult& r, const std::string& name) {
-  for (const auto& op : r.ops) {
-    if (op.name == name) return &op;
-  }
-  return nullptr;
-}
+using test_util::FindOp;
 
 PhaseResult RunPhase(Store& store, CoreWorkload& w, bool loading, std::uint64_t ops, int threads) {
   RunnerOptions o;
@@ -127,12 +124,12 @@ TEST(CoreWorkloadTest, WorkloadAMixIsHalfReadsHalfUpdates) {
   auto store = FindBinding("memory").open(none, OpenContext{});
   RunPhase(*store, w, true, 1000, 2);
   PhaseResult r = RunPhase(*store, w, false, 20000, 2);
-  ASSERT_NE(Find(r, "READ"), nullptr);
-  ASSERT_NE(Find(r, "UPDATE"), nullptr);
-  const double reads = static_cast<double>(Find(r, "READ")->return_codes[Status::kOk]);
+  ASSERT_NE(FindOp(r, "READ"), nullptr);
+  ASSERT_NE(FindOp(r, "UPDATE"), nullptr);
+  const double reads = static_cast<double>(FindOp(r, "READ")->return_codes[Status::kOk]);
   EXPECT_NEAR(reads / 20000.0, 0.5, 0.02);
-  EXPECT_EQ(Find(r, "READ-FAILED"), nullptr);
-  EXPECT_EQ(Find(r, "UPDATE-FAILED"), nullptr);
+  EXPECT_EQ(FindOp(r, "READ-FAILED"), nullptr);
+  EXPECT_EQ(FindOp(r, "UPDATE-FAILED"), nullptr);
 }
 
 TEST(CoreWorkloadTest, WorkloadDReadsOnlyAcknowledgedInserts) {
@@ -146,11 +143,11 @@ TEST(CoreWorkloadTest, WorkloadDReadsOnlyAcknowledgedInserts) {
   auto store = FindBinding("memory").open(none, OpenContext{});
   RunPhase(*store, w, true, 500, 2);
   PhaseResult r = RunPhase(*store, w, false, 40000, 4);
-  ASSERT_NE(Find(r, "INSERT"), nullptr);
-  ASSERT_NE(Find(r, "READ"), nullptr);
-  EXPECT_GT(Find(r, "INSERT")->return_codes[Status::kOk], 15000u);
-  EXPECT_EQ(Find(r, "READ")->return_codes[Status::kNotFound], 0u);
-  EXPECT_EQ(Find(r, "READ-FAILED"), nullptr);
+  ASSERT_NE(FindOp(r, "INSERT"), nullptr);
+  ASSERT_NE(FindOp(r, "READ"), nullptr);
+  EXPECT_GT(FindOp(r, "INSERT")->return_codes[Status::kOk], 15000u);
+  EXPECT_EQ(FindOp(r, "READ")->return_codes[Status::kNotFound], 0u);
+  EXPECT_EQ(FindOp(r, "READ-FAILED"), nullptr);
 }
 
 TEST(CoreWorkloadTest, ScansAndReadModifyWritesRun) {
@@ -162,13 +159,13 @@ TEST(CoreWorkloadTest, ScansAndReadModifyWritesRun) {
   auto store = FindBinding("memory").open(none, OpenContext{});
   RunPhase(*store, w, true, 300, 1);
   PhaseResult r = RunPhase(*store, w, false, 2000, 2);
-  ASSERT_NE(Find(r, "SCAN"), nullptr);
-  ASSERT_NE(Find(r, "READ-MODIFY-WRITE"), nullptr);
-  const std::uint64_t rmw = Find(r, "READ-MODIFY-WRITE")->return_codes[Status::kOk];
+  ASSERT_NE(FindOp(r, "SCAN"), nullptr);
+  ASSERT_NE(FindOp(r, "READ-MODIFY-WRITE"), nullptr);
+  const std::uint64_t rmw = FindOp(r, "READ-MODIFY-WRITE")->return_codes[Status::kOk];
   // Each read-modify-write is also one read and one update.
-  EXPECT_EQ(Find(r, "READ")->return_codes[Status::kOk], rmw);
-  EXPECT_EQ(Find(r, "UPDATE")->return_codes[Status::kOk], rmw);
-  EXPECT_EQ(Find(r, "SCAN")->return_codes[Status::kOk] + rmw, 2000u);
+  EXPECT_EQ(FindOp(r, "READ")->return_codes[Status::kOk], rmw);
+  EXPECT_EQ(FindOp(r, "UPDATE")->return_codes[Status::kOk], rmw);
+  EXPECT_EQ(FindOp(r, "SCAN")->return_codes[Status::kOk] + rmw, 2000u);
 }
 
 TEST(CoreWorkloadTest, DataIntegrityPassesOnGoodDataAndCatchesACorruptRecord) {
@@ -181,7 +178,7 @@ TEST(CoreWorkloadTest, DataIntegrityPassesOnGoodDataAndCatchesACorruptRecord) {
   RunPhase(*store, w, true, 200, 2);
   PhaseResult good = RunPhase(*store, w, false, 4000, 2);
   EXPECT_EQ(good.integrity_failures, 0u);
-  EXPECT_EQ(Find(good, "READ-FAILED"), nullptr);
+  EXPECT_EQ(FindOp(good, "READ-FAILED"), nullptr);
 
   // Corrupt one record behind the workload's back.
   auto s = store->NewSession(0);
@@ -196,9 +193,9 @@ TEST(CoreWorkloadTest, DataIntegrityPassesOnGoodDataAndCatchesACorruptRecord) {
   CoreWorkload w2(CoreWorkloadOptions::FromProperties(p2));
   PhaseResult bad = RunPhase(*store, w2, false, 4000, 2);
   EXPECT_GT(bad.integrity_failures, 0u);
-  ASSERT_NE(Find(bad, "READ"), nullptr);
-  EXPECT_EQ(Find(bad, "READ")->return_codes[Status::kUnexpectedState], bad.integrity_failures);
-  ASSERT_NE(Find(bad, "READ-FAILED"), nullptr);
+  ASSERT_NE(FindOp(bad, "READ"), nullptr);
+  EXPECT_EQ(FindOp(bad, "READ")->return_codes[Status::kUnexpectedState], bad.integrity_failures);
+  ASSERT_NE(FindOp(bad, "READ-FAILED"), nullptr);
 }
 
 }  // namespace
