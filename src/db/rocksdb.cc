@@ -32,21 +32,18 @@
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
 #include <rocksdb/version.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "core/error.h"
 #include "db/binding.h"
 #include "db/record_codec.h"
+#include "db/store_dir.h"
 
 namespace storebench {
 namespace {
@@ -133,20 +130,6 @@ RocksOptions ParseOptions(const Properties& props) {
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-// Creates `dir` with its parents and checks it is a writable directory.
-void PrepareDir(const std::string& dir) {
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
-    throw SetupError("rocksdb.dir '" + dir + "': exists and is not a directory");
-  }
-  fs::create_directories(dir, ec);
-  if (ec) throw SetupError("rocksdb.dir '" + dir + "': cannot create directory: " + ec.message());
-  if (!fs::is_directory(dir, ec)) throw SetupError("rocksdb.dir '" + dir + "': not a directory");
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw SetupError("rocksdb.dir '" + dir + "': not writable: " + std::strerror(errno));
-  }
 }
 
 // RocksDB's PosixEnv reports a LOCK file held by another process as "While
@@ -289,7 +272,7 @@ class RocksSession final : public Session {
 class RocksStore final : public Store {
  public:
   explicit RocksStore(const RocksOptions& o) : opts_(o) {
-    PrepareDir(o.dir);
+    PrepareStoreDir("rocksdb.dir", o.dir);
     rocksdb::Options options = BuildOptions(o);
     if (o.destroy) {
       rocksdb::Status s = rocksdb::DestroyDB(o.dir, options);
@@ -298,7 +281,7 @@ class RocksStore final : public Store {
         throw SetupError("rocksdb.dir '" + o.dir + "': cannot destroy the database (rocksdb.destroy=true): " +
                          s.ToString());
       }
-      PrepareDir(o.dir);
+      PrepareStoreDir("rocksdb.dir", o.dir);
     }
     rocksdb::DB* db = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(options, o.dir, &db);
@@ -330,17 +313,7 @@ class RocksStore final : public Store {
   // files, WAL, MANIFEST, OPTIONS, LOG).
   std::optional<std::uint64_t> DiskUsageBytes() override {
     if (db_) db_->Flush(rocksdb::FlushOptions());
-    std::uint64_t total = 0;
-    std::error_code ec;
-    for (fs::recursive_directory_iterator it(opts_.dir, ec), end; !ec && it != end; it.increment(ec)) {
-      std::error_code fec;
-      if (it->is_regular_file(fec)) {
-        auto size = it->file_size(fec);
-        if (!fec) total += size;
-      }
-    }
-    if (ec) return std::nullopt;
-    return total;
+    return PathSizeBytes(opts_.dir);
   }
 
   std::vector<std::pair<std::string, std::string>> Stats() override {
