@@ -7,18 +7,30 @@
 // never crash on RocksDB errors: they return Status::Error().
 //
 // Records are stored with the shared record codec (db/record_codec.h) under
-// the key as given. The table name is ignored: every table, the default
-// "usertable" included, shares the default column family (other tables
-// would become column families later).
+// the key as given, in one column family per table (YCSB's `table`,
+// "usertable" by default), created on the first write to that table and
+// opened again, with the same options, when the database is reopened. A
+// read, update or delete of a table that was never written is NOT_FOUND (a
+// scan returns nothing). Sessions remember the last table's handle, so the
+// lookup costs a string compare.
 //
 // Operations, as in YCSB's RocksDB binding:
 //   Insert = Put(encoded record) (creates or overwrites)
 //   Update = Get + MergeRecord + Put (read-modify-write, not atomic against
-//            a concurrent update of the same key); NOT_FOUND if missing
+//            a concurrent update of the same key); NOT_FOUND if missing.
+//            With rocksdb.transactiondb=true the database is a pessimistic
+//            TransactionDB and an update is GetForUpdate + Put + Commit in
+//            one transaction: atomic (a concurrent update of the same key
+//            waits for its lock, then fails with ERROR after the lock
+//            timeout, 1 s by default).
 //   Read   = Get + DecodeRecord; NOT_FOUND if missing
 //   Delete = Delete (blind: OK whether or not the key existed)
 //   Scan   = iterator Seek(start_key), then up to `count` records in key
 //            order; fewer at the end of the key space
+//
+// With rocksdb.statistics=true, RocksDB's own tickers and histograms are
+// collected (a few percent of throughput, RocksDB's own estimate) and
+// reported in Stats(), i.e. in the JSON result's store_stats.
 //
 // Setup errors (ConfigError for a bad property, SetupError for a directory
 // that cannot be created, an options file that cannot be loaded, a database
@@ -30,13 +42,20 @@
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
+#include <rocksdb/statistics.h>
 #include <rocksdb/utilities/options_util.h>
+#include <rocksdb/utilities/transaction.h>
+#include <rocksdb/utilities/transaction_db.h>
 #include <rocksdb/version.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -76,6 +95,8 @@ struct RocksOptions {
   std::optional<std::uint64_t> write_buffer_size;
   bool sync = false;
   bool destroy = false;
+  bool transactiondb = false;  // pessimistic TransactionDB: atomic read-modify-write updates
+  bool statistics = false;     // rocksdb::Statistics, reported in Stats()
 };
 
 RocksOptions ParseOptions(const Properties& props) {
@@ -124,6 +145,8 @@ RocksOptions ParseOptions(const Properties& props) {
 
   o.sync = props.GetBool("rocksdb.sync", false);
   o.destroy = props.GetBool("rocksdb.destroy", false);
+  o.transactiondb = props.GetBool("rocksdb.transactiondb", false);
+  o.statistics = props.GetBool("rocksdb.statistics", false);
   return o;
 }
 
@@ -162,6 +185,7 @@ rocksdb::Options BuildOptions(const RocksOptions& o) {
     options = rocksdb::Options(db_options, cf_options);
   }
   options.create_if_missing = true;
+  if (o.statistics) options.statistics = rocksdb::CreateDBStatistics();
   if (o.write_buffer_size) options.write_buffer_size = static_cast<std::size_t>(*o.write_buffer_size);
   if (o.compression) {
     options.compression = *o.compression;
@@ -194,15 +218,73 @@ inline Status Guard(F&& body) noexcept {
   }
 }
 
+class RocksStore;
+
+// One column family per table, created on first write and found again on
+// reopen. Lookups take a shared lock; creation takes the exclusive one.
+class ColumnFamilies {
+ public:
+  // The handle for `table`, or nullptr if it does not exist and `create` is
+  // false (or creating it failed: *error is set then).
+  rocksdb::ColumnFamilyHandle* Find(std::string_view table, bool create, rocksdb::Status* error) {
+    {
+      std::shared_lock lock(mu_);
+      for (const auto& e : tables_) {
+        if (e.first == table) return e.second;
+      }
+    }
+    if (!create) return nullptr;
+    std::unique_lock lock(mu_);
+    for (const auto& e : tables_) {
+      if (e.first == table) return e.second;
+    }
+    rocksdb::ColumnFamilyHandle* h = nullptr;
+    *error = db_->CreateColumnFamily(cf_options_, std::string(table), &h);
+    if (!error->ok()) return nullptr;
+    tables_.emplace_back(std::string(table), h);
+    return h;
+  }
+  void Adopt(rocksdb::DB* db, const rocksdb::ColumnFamilyOptions& cf_options,
+             const std::vector<rocksdb::ColumnFamilyHandle*>& handles) {
+    db_ = db;
+    cf_options_ = cf_options;
+    for (auto* h : handles) tables_.emplace_back(h->GetName(), h);
+  }
+  std::vector<rocksdb::ColumnFamilyHandle*> All() {
+    std::shared_lock lock(mu_);
+    std::vector<rocksdb::ColumnFamilyHandle*> out;
+    for (const auto& e : tables_) out.push_back(e.second);
+    return out;
+  }
+  // Destroys every handle (before the DB is closed).
+  void Release() {
+    std::unique_lock lock(mu_);
+    for (auto& e : tables_) db_->DestroyColumnFamilyHandle(e.second);
+    tables_.clear();
+  }
+
+ private:
+  std::shared_mutex mu_;
+  rocksdb::DB* db_ = nullptr;
+  rocksdb::ColumnFamilyOptions cf_options_;
+  std::vector<std::pair<std::string, rocksdb::ColumnFamilyHandle*>> tables_;
+};
+
 class RocksSession final : public Session {
  public:
-  RocksSession(rocksdb::DB* db, bool sync) : db_(db) { write_options_.sync = sync; }
+  RocksSession(rocksdb::DB* db, rocksdb::TransactionDB* txn_db, ColumnFamilies* tables, bool sync)
+      : db_(db), txn_db_(txn_db), tables_(tables) {
+    write_options_.sync = sync;
+  }
+  ~RocksSession() override { delete txn_; }
 
-  Status Read(std::string_view, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
+  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
       out->Clear();
+      rocksdb::ColumnFamilyHandle* cf = Table(table, false);
+      if (cf == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
       pin_.Reset();
-      rocksdb::Status s = db_->Get(read_options_, db_->DefaultColumnFamily(), Slice(key), &pin_);
+      rocksdb::Status s = db_->Get(read_options_, cf, Slice(key), &pin_);
       if (s.IsNotFound()) return Status::NotFound();
       if (!s.ok()) return Status::Error();
       out->BeginRecord(key);
@@ -216,11 +298,13 @@ class RocksSession final : public Session {
     });
   }
 
-  Status Scan(std::string_view, std::string_view start_key, std::uint64_t count, const FieldSelector& fields,
+  Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count, const FieldSelector& fields,
               RecordSet* out) override {
     return Guard([&] {
       out->Clear();
-      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read_options_));
+      rocksdb::ColumnFamilyHandle* cf = Table(table, false);
+      if (cf == nullptr) return table_error_ ? Status::Error() : Status::Ok();  // no table: no records
+      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read_options_, cf));
       std::uint64_t n = 0;
       for (it->Seek(Slice(start_key)); n < count && it->Valid(); it->Next(), ++n) {
         out->BeginRecord(View(it->key()));
@@ -231,41 +315,95 @@ class RocksSession final : public Session {
     });
   }
 
-  Status Update(std::string_view, std::string_view key, std::span<const Field> values) override {
+  Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override {
     return Guard([&] {
+      rocksdb::ColumnFamilyHandle* cf = Table(table, false);
+      if (cf == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+      if (txn_db_ != nullptr) return TransactionalUpdate(cf, key, values);
       pin_.Reset();
-      rocksdb::Status s = db_->Get(read_options_, db_->DefaultColumnFamily(), Slice(key), &pin_);
+      rocksdb::Status s = db_->Get(read_options_, cf, Slice(key), &pin_);
       if (s.IsNotFound()) return Status::NotFound();
       if (!s.ok()) return Status::Error();
       bool ok = MergeRecord(View(pin_), values, &buf_);
       pin_.Reset();
       if (!ok) return Status::Error();
-      return Put(key);
+      return Put(cf, key);
     });
   }
 
-  Status Insert(std::string_view, std::string_view key, std::span<const Field> values) override {
+  Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) override {
     return Guard([&] {
+      rocksdb::ColumnFamilyHandle* cf = Table(table, true);
+      if (cf == nullptr) return Status::Error();
       EncodeRecord(values, &buf_);
-      return Put(key);
+      return Put(cf, key);
     });
   }
 
-  Status Delete(std::string_view, std::string_view key) override {
-    return Guard([&] { return db_->Delete(write_options_, Slice(key)).ok() ? Status::Ok() : Status::Error(); });
+  Status Delete(std::string_view table, std::string_view key) override {
+    return Guard([&] {
+      rocksdb::ColumnFamilyHandle* cf = Table(table, false);
+      if (cf == nullptr) return table_error_ ? Status::Error() : Status::Ok();
+      return db_->Delete(write_options_, cf, Slice(key)).ok() ? Status::Ok() : Status::Error();
+    });
   }
 
  private:
   static rocksdb::Slice Slice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
   static std::string_view View(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
-  Status Put(std::string_view key) {
-    return db_->Put(write_options_, Slice(key), rocksdb::Slice(buf_)).ok() ? Status::Ok() : Status::Error();
+
+  // The column family of `table`, remembered for the next call (YCSB uses
+  // one table, so the lookup is a string compare). nullptr when it does not
+  // exist and !create; table_error_ tells a failed creation apart.
+  rocksdb::ColumnFamilyHandle* Table(std::string_view table, bool create) {
+    table_error_ = false;
+    if (cached_cf_ != nullptr && table == cached_table_) return cached_cf_;
+    rocksdb::Status error;
+    rocksdb::ColumnFamilyHandle* cf = tables_->Find(table, create, &error);
+    if (cf == nullptr) {
+      table_error_ = !error.ok();
+      return nullptr;
+    }
+    cached_table_.assign(table.data(), table.size());
+    cached_cf_ = cf;
+    return cf;
+  }
+
+  Status Put(rocksdb::ColumnFamilyHandle* cf, std::string_view key) {
+    return db_->Put(write_options_, cf, Slice(key), rocksdb::Slice(buf_)).ok() ? Status::Ok() : Status::Error();
+  }
+
+  // Get-for-update, merge and put in one pessimistic transaction: atomic
+  // against concurrent updates of the same key (the second waits for the
+  // key's lock, up to the lock timeout, then fails with ERROR).
+  Status TransactionalUpdate(rocksdb::ColumnFamilyHandle* cf, std::string_view key, std::span<const Field> values) {
+    txn_ = txn_db_->BeginTransaction(write_options_, txn_options_, txn_);  // reuses the object
+    pin_.Reset();
+    rocksdb::Status s = txn_->GetForUpdate(read_options_, cf, Slice(key), &pin_);
+    if (!s.ok()) {
+      txn_->Rollback();
+      return s.IsNotFound() ? Status::NotFound() : Status::Error();
+    }
+    bool ok = MergeRecord(View(pin_), values, &buf_);
+    pin_.Reset();
+    if (!ok || !txn_->Put(cf, Slice(key), rocksdb::Slice(buf_)).ok()) {
+      txn_->Rollback();
+      return Status::Error();
+    }
+    return txn_->Commit().ok() ? Status::Ok() : Status::Error();
   }
 
   rocksdb::DB* db_;
+  rocksdb::TransactionDB* txn_db_;  // null unless rocksdb.transactiondb
+  ColumnFamilies* tables_;
   rocksdb::ReadOptions read_options_;
   rocksdb::WriteOptions write_options_;
-  std::string buf_;           // encoded or merged record
+  rocksdb::TransactionOptions txn_options_;
+  rocksdb::Transaction* txn_ = nullptr;  // reused by BeginTransaction
+  std::string cached_table_;
+  rocksdb::ColumnFamilyHandle* cached_cf_ = nullptr;
+  bool table_error_ = false;
+  std::string buf_;             // encoded or merged record
   rocksdb::PinnableSlice pin_;  // value of the last Get
 };
 
@@ -274,6 +412,7 @@ class RocksStore final : public Store {
   explicit RocksStore(const RocksOptions& o) : opts_(o) {
     PrepareStoreDir("rocksdb.dir", o.dir);
     rocksdb::Options options = BuildOptions(o);
+    statistics_ = options.statistics;
     if (o.destroy) {
       rocksdb::Status s = rocksdb::DestroyDB(o.dir, options);
       if (!s.ok()) {
@@ -283,22 +422,44 @@ class RocksStore final : public Store {
       }
       PrepareStoreDir("rocksdb.dir", o.dir);
     }
-    rocksdb::DB* db = nullptr;
-    rocksdb::Status s = rocksdb::DB::Open(options, o.dir, &db);
+    // Every column family the database already has (one per table) is
+    // opened with the same options; a new database has just "default".
+    std::vector<std::string> names;
+    if (!rocksdb::DB::ListColumnFamilies(options, o.dir, &names).ok() || names.empty()) {
+      names = {rocksdb::kDefaultColumnFamilyName};
+    }
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    for (const auto& n : names) descriptors.emplace_back(n, rocksdb::ColumnFamilyOptions(options));
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::Status s;
+    if (o.transactiondb) {
+      rocksdb::TransactionDB* txn_db = nullptr;
+      s = rocksdb::TransactionDB::Open(options, rocksdb::TransactionDBOptions(), o.dir, descriptors, &handles,
+                                       &txn_db);
+      txn_db_ = txn_db;
+      db_.reset(txn_db);
+    } else {
+      rocksdb::DB* db = nullptr;
+      s = rocksdb::DB::Open(options, o.dir, descriptors, &handles, &db);
+      db_.reset(db);
+    }
     if (!s.ok()) {
       if (IsLockError(s)) throw LockedError(s);
       throw SetupError("rocksdb.dir '" + o.dir + "': cannot open the database: " + s.ToString());
     }
-    db_.reset(db);
+    tables_.Adopt(db_.get(), rocksdb::ColumnFamilyOptions(options), handles);
   }
 
   ~RocksStore() override {
-    if (db_) db_->Close();  // errors are reported by Close(), not here
+    if (db_) {
+      tables_.Release();
+      db_->Close();  // errors are reported by Close(), not here
+    }
   }
 
   std::unique_ptr<Session> NewSession(int) override {
     if (!db_) throw SetupError("rocksdb: NewSession after Close");
-    return std::make_unique<RocksSession>(db_.get(), opts_.sync);
+    return std::make_unique<RocksSession>(db_.get(), txn_db_, &tables_, opts_.sync);
   }
 
   Capabilities capabilities() const override {
@@ -308,39 +469,74 @@ class RocksStore final : public Store {
     return c;
   }
 
-  // Flushes the memtables, so the figure is the on-disk size of what was
-  // written, then sums the sizes of all files under the directory (SST
-  // files, WAL, MANIFEST, OPTIONS, LOG).
+  // Flushes the memtables of every table, so the figure is the on-disk size
+  // of what was written, then sums the sizes of all files under the
+  // directory (SST files, WAL, MANIFEST, OPTIONS, LOG).
   std::optional<std::uint64_t> DiskUsageBytes() override {
-    if (db_) db_->Flush(rocksdb::FlushOptions());
+    if (db_) FlushAll();
     return PathSizeBytes(opts_.dir);
   }
 
+  // Engine figures, summed over every table's column family, then (with
+  // rocksdb.statistics=true) every non-zero ticker and the median/p99/count
+  // of every non-empty histogram (in RocksDB's units, mostly microseconds).
   std::vector<std::pair<std::string, std::string>> Stats() override {
     std::vector<std::pair<std::string, std::string>> out;
     out.emplace_back("rocksdb.version", std::to_string(ROCKSDB_MAJOR) + "." + std::to_string(ROCKSDB_MINOR) +
                                             "." + std::to_string(ROCKSDB_PATCH));
     if (!db_) return out;
-    static const char* const kProps[] = {
-        "rocksdb.estimate-num-keys",       "rocksdb.total-sst-files-size",
-        "rocksdb.live-sst-files-size",     "rocksdb.estimate-live-data-size",
-        "rocksdb.num-files-at-level0",     "rocksdb.num-files-at-level1",
-        "rocksdb.num-files-at-level2",     "rocksdb.cur-size-all-mem-tables",
-        "rocksdb.block-cache-usage",       "rocksdb.estimate-pending-compaction-bytes",
-        "rocksdb.num-running-compactions", "rocksdb.actual-delayed-write-rate",
+    out.emplace_back("rocksdb.transactiondb", opts_.transactiondb ? "true" : "false");
+    std::string tables;
+    for (auto* cf : tables_.All()) tables += (tables.empty() ? "" : ",") + cf->GetName();
+    out.emplace_back("rocksdb.column-families", tables);
+    static const char* const kIntProps[] = {
+        "rocksdb.estimate-num-keys",     "rocksdb.total-sst-files-size",
+        "rocksdb.live-sst-files-size",   "rocksdb.estimate-live-data-size",
+        "rocksdb.cur-size-all-mem-tables", "rocksdb.block-cache-usage",
+        "rocksdb.estimate-pending-compaction-bytes", "rocksdb.num-running-compactions",
+        "rocksdb.actual-delayed-write-rate",
     };
-    for (const char* p : kProps) {
-      std::string v;
-      if (db_->GetProperty(p, &v)) out.emplace_back(p, v);
+    for (const char* p : kIntProps) {
+      std::uint64_t v = 0;
+      if (db_->GetAggregatedIntProperty(p, &v)) out.emplace_back(p, std::to_string(v));
+    }
+    for (int level = 0; level < 3; ++level) {
+      const std::string p = "rocksdb.num-files-at-level" + std::to_string(level);
+      std::uint64_t total = 0;
+      bool any = false;
+      for (auto* cf : tables_.All()) {
+        std::string v;
+        if (db_->GetProperty(cf, p, &v)) {
+          total += std::strtoull(v.c_str(), nullptr, 10);
+          any = true;
+        }
+      }
+      if (any) out.emplace_back(p, std::to_string(total));
+    }
+    if (statistics_) {
+      for (const auto& [ticker, name] : rocksdb::TickersNameMap) {
+        std::uint64_t v = statistics_->getTickerCount(ticker);
+        if (v != 0) out.emplace_back("rocksdb.stat." + name, std::to_string(v));
+      }
+      for (const auto& [hist, name] : rocksdb::HistogramsNameMap) {
+        rocksdb::HistogramData d;
+        statistics_->histogramData(hist, &d);
+        if (d.count == 0) continue;
+        out.emplace_back("rocksdb.stat." + name + ".p50", FormatNumber(d.median));
+        out.emplace_back("rocksdb.stat." + name + ".p99", FormatNumber(d.percentile99));
+        out.emplace_back("rocksdb.stat." + name + ".count", std::to_string(d.count));
+      }
     }
     return out;
   }
 
   void Close() override {
     if (!db_) return;
-    rocksdb::Status flush = db_->Flush(rocksdb::FlushOptions());
+    rocksdb::Status flush = FlushAll();
+    tables_.Release();
     rocksdb::Status close = db_->Close();
     db_.reset();
+    txn_db_ = nullptr;
     if (!flush.ok()) throw SetupError("rocksdb.dir '" + opts_.dir + "': flush on close failed: " + flush.ToString());
     if (!close.ok()) throw SetupError("rocksdb.dir '" + opts_.dir + "': close failed: " + close.ToString());
   }
@@ -351,9 +547,18 @@ class RocksStore final : public Store {
                       "': the database is locked, in use by another process or another store in this process (" +
                       s.ToString() + ")");
   }
+  rocksdb::Status FlushAll() { return db_->Flush(rocksdb::FlushOptions(), tables_.All()); }
+  static std::string FormatNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+  }
 
   RocksOptions opts_;
   std::unique_ptr<rocksdb::DB> db_;
+  rocksdb::TransactionDB* txn_db_ = nullptr;  // db_ itself when rocksdb.transactiondb
+  ColumnFamilies tables_;
+  std::shared_ptr<rocksdb::Statistics> statistics_;
 };
 
 }  // namespace
@@ -373,6 +578,10 @@ const BindingInfo& rocksdb_binding() {
               {"rocksdb.sync", "false", "sync every write to disk (WriteOptions::sync)"},
               {"rocksdb.write_buffer_size", "64M", "memtable size in bytes before a flush (at least 64k)"},
               {"rocksdb.destroy", "false", "wipe the database before opening it (a clean load)"},
+              {"rocksdb.transactiondb", "false",
+               "open a pessimistic TransactionDB: updates are atomic read-modify-write transactions"},
+              {"rocksdb.statistics", "false",
+               "collect rocksdb::Statistics; tickers and histograms go into the result's store_stats"},
           },
       .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
         RocksOptions o = ParseOptions(props);
