@@ -251,8 +251,10 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   std::unique_ptr<Store> store = binding.open(props, ctx);
   const Capabilities caps = store->capabilities();
   if (!caps.scan && wo.scanproportion > 0 && cl.command != "load") {
-    throw ConfigError("binding '" + binding.name + "' cannot scan, but scanproportion = " +
-                      std::to_string(wo.scanproportion) + "; set scanproportion=0");
+    throw ConfigError("binding '" + binding.name + "' cannot scan" +
+                      (caps.why_no_scan.empty() ? std::string() : " (" + caps.why_no_scan + ")") +
+                      ", but scanproportion = " + FormatDouble(wo.scanproportion) +
+                      "; set scanproportion=0 or use a store that scans");
   }
   for (const auto& n : notes) err << "storebench: note: " << n << "\n";
 

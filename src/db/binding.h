@@ -132,6 +132,7 @@ class Session {
 // operation is reported once, up front, rather than as millions of errors.
 struct Capabilities {
   bool scan = true;
+  std::string why_no_scan;  // when !scan, a few words for the user, e.g. "kyotocabinet.type=hash keeps no key order"
   bool persistent = false;  // data survives the process (load then run in two processes)
   bool stores_data = true;  // false for `null`: nothing to preload before a run
 };
