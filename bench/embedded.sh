@@ -6,7 +6,8 @@
 # p99 latency.
 # Usage: bench/embedded.sh [records] [operations] [max seconds per run] [bindings...]
 #        (build first: scripts/build.sh; defaults 200000 records, 200000
-#        operations, 20 s, every embedded binding)
+#        operations, 20 s, every embedded binding; THREADS="1 2 4 8 16 32"
+#        and WORKLOADS="a b c d e f" override the sweep)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-200000}
@@ -35,8 +36,8 @@ for b in "${bindings[@]}"; do
     echo "$b: load failed: $(tail -1 "$work/err.txt")"; continue; }
   load_tput=$(num "$(metric OVERALL 'Throughput(ops/sec)' "$work/load.txt")")
   load_disk=$(num "$(metric STORE 'DiskUsage(bytes)' "$work/load.txt")" 1048576)
-  for w in a b c; do
-    for t in 1 2 4; do
+  for w in ${WORKLOADS:-a b c}; do
+    for t in ${THREADS:-1 2 4}; do
       out="$work/run-$b-$w-$t.txt"
       "$bin" run "$b" -P "workloads/workload$w" "${common[@]}" -p operationcount="$ops" \
         -p maxexecutiontime="$max_s" -threads "$t" >"$out" 2>"$work/err.txt" || {
