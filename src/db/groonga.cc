@@ -75,6 +75,7 @@
 #include <fcntl.h>
 #include <groonga.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -84,6 +85,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -244,6 +246,19 @@ class GroongaLibrary {
   static inline int users_ = 0;
 };
 
+// Bytes actually allocated to the files under `dir` (st_blocks): Groonga's
+// files are sparse, so this is less than their sizes (PathSizeBytes).
+std::optional<std::uint64_t> AllocatedBytes(const std::string& dir) {
+  std::error_code ec;
+  std::uint64_t total = 0;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += static_cast<std::uint64_t>(st.st_blocks) * 512;
+  }
+  if (ec) return std::nullopt;
+  return total;
+}
+
 // Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
 template <typename F>
 inline Status Guard(F&& body) noexcept {
@@ -376,14 +391,19 @@ class GroongaStore final : public Store {
   Capabilities capabilities() const override {
     Capabilities c;
     c.scan = !hash_;
-    if (!c.scan) c.why_no_scan = "groonga.table_type=hash keeps no key order";
+    if (!c.scan) {
+      c.why_no_scan = opts_.hash ? "groonga.table_type=hash keeps no key order"
+                                 : "the tables in groonga.dir are hash tables (groonga.table_type=hash), without key order";
+    }
     c.persistent = true;
     return c;
   }
 
   // Flushes every file of the database (msync), then sums the sizes of the
   // files in groonga.dir. Groonga grows its files by whole segments, so the
-  // figure moves in steps (a new database is already a few MiB).
+  // figure moves in steps (a new database is already tens of MiB), and the
+  // files are sparse: Stats() adds groonga.allocated_bytes, the blocks the
+  // files really occupy (what du shows).
   std::optional<std::uint64_t> DiskUsageBytes() override {
     if (db_ != nullptr) {
       std::unique_lock lock(rw_);
@@ -421,6 +441,7 @@ class GroongaStore final : public Store {
     out.emplace_back("groonga.records", std::to_string(records));
     out.emplace_back("groonga.field_columns", std::to_string(columns));
     out.emplace_back("groonga.disk_usage", std::to_string(grn_obj_get_disk_usage(&ctx_, db_)));
+    if (auto bytes = AllocatedBytes(opts_.dir)) out.emplace_back("groonga.allocated_bytes", std::to_string(*bytes));
     return out;
   }
 
