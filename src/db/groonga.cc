@@ -536,6 +536,11 @@ class GroongaStore final : public Store {
     const std::string path = DbPath();
     std::error_code ec;
     const bool exists = fs::exists(path, ec);
+    if (exists && !LooksLikeGroongaFile(path)) {
+      // Checked here because grn_db_open leaks on such a file (Groonga 13).
+      throw SetupError(What() + "cannot open the Groonga database " + path +
+                       ": not a Groonga database (no GROONGA:IO header)");
+    }
     db_ = exists ? grn_db_open(&ctx_, path.c_str()) : grn_db_create(&ctx_, path.c_str(), nullptr);
     if (db_ == nullptr || ctx_.rc != GRN_SUCCESS) {
       std::string msg = What() + "cannot " + (exists ? "open" : "create") + " the Groonga database " + path + ": " +
@@ -546,7 +551,17 @@ class GroongaStore final : public Store {
     }
   }
 
-  // Calls f(id, obj) for every table and column of the database.
+  // Groonga's files start with the 16-byte id string "GROONGA:IO:00001".
+  static bool LooksLikeGroongaFile(const std::string& path) {
+    char head[11] = {};
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return true;  // let grn_db_open report why
+    const ssize_t n = ::read(fd, head, sizeof head);
+    ::close(fd);
+    return n == static_cast<ssize_t>(sizeof head) && std::memcmp(head, "GROONGA:IO:", sizeof head) == 0;
+  }
+
+  // Calls f(obj) for every table and column of the database.
   template <typename F>
   void ForEachUserObject(F&& f) {
     grn_table_cursor* cur = grn_table_cursor_open(&ctx_, db_, nullptr, 0, nullptr, 0, 0, -1, 0);
