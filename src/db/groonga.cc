@@ -440,7 +440,6 @@ class GroongaStore final : public Store {
     out.emplace_back("groonga.tables", names);
     out.emplace_back("groonga.records", std::to_string(records));
     out.emplace_back("groonga.field_columns", std::to_string(columns));
-    out.emplace_back("groonga.disk_usage", std::to_string(grn_obj_get_disk_usage(&ctx_, db_)));
     if (auto bytes = AllocatedBytes(opts_.dir)) out.emplace_back("groonga.allocated_bytes", std::to_string(*bytes));
     return out;
   }
