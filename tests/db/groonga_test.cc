@@ -14,8 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <new>
-#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,18 +21,6 @@
 #include "core/error.h"
 #include "db/binding.h"
 #include "db/registry.h"
-
-// tests/measure/histogram_test.cc replaces the global operator new(size_t)
-// and operator delete with malloc/free to count allocations, but not the
-// nothrow operator new. libgroonga's C++ parts (the double-array trie that
-// holds the database's object names) allocate with new(std::nothrow), which
-// then comes from ASan's allocator and goes back through the replaced
-// delete to free(): ASan aborts with alloc-dealloc-mismatch at every
-// grn_db_close. Replacing the nothrow forms here too keeps every pair on
-// malloc/free. (They belong beside the other replacements in
-// histogram_test.cc; they are here because that file is not this binding's.)
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return std::malloc(size ? size : 1); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace storebench {
 namespace {

@@ -27,6 +27,14 @@ void* operator new(std::size_t size) {
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// The nothrow forms too: every form a library in the test binary may use
+// must pair on malloc/free, or ASan reports alloc-dealloc-mismatch (libgroonga
+// allocates with new(std::nothrow) and frees with the replaced delete).
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(size ? size : 1);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace storebench {
 namespace {
