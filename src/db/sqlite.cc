@@ -17,12 +17,13 @@
 // not start with "x_" and is not "ycsb_key" is used as is; any other name
 // (upper case, empty, NUL, any other byte) becomes "x_" + lowercase hex of
 // its bytes ("Field0" -> "x_4669656c6430", "" -> "x_"). Decoding: a column
-// "x_<hex>" is the hex bytes, any other column its lower-cased name (so a
-// table created by YCSB's JDBC binding, with columns FIELD0.., reads as
-// field0..). A field name that is not a column yet is added with ALTER TABLE
-// ADD COLUMN under the store's schema mutex; the store's schema version then
-// changes and every session re-prepares its statements at its next
-// operation. SQLite allows at most 1999 such columns.
+// "x_<hex>" is the hex bytes, any other column its lower-cased name (columns
+// FIELD0.. made by another tool read as field0..; rows whose key is TEXT
+// rather than a BLOB are neither found nor scanned). A field name that is
+// not a column yet is added with ALTER TABLE ADD COLUMN under the store's
+// schema mutex; the store's schema version then changes and every session
+// re-prepares its statements at its next operation. SQLite allows at most
+// 1999 field columns per table.
 //
 // Concurrency: one connection per Session (SQLITE_OPEN_NOMUTEX: a session is
 // used by one thread), plus one "admin" connection of the Store for schema
@@ -392,7 +393,8 @@ class SqliteStore final : public Store {
     out.emplace_back("sqlite.version", sqlite3_libversion());
     std::lock_guard lock(schema_mu_);
     if (admin_ == nullptr) return out;
-    for (const char* p : {"journal_mode", "synchronous", "page_size", "page_count", "freelist_count", "cache_size"}) {
+    for (const char* p :
+         {"journal_mode", "synchronous", "page_size", "page_count", "freelist_count", "cache_size", "mmap_size"}) {
       std::string v;
       if (QueryText(admin_, std::string("PRAGMA ") + p, &v)) out.emplace_back(std::string("sqlite.") + p, v);
     }
@@ -477,6 +479,11 @@ class SqliteStore final : public Store {
     bool error = false;
     auto schema = LoadSchema(table, &error);
     if (schema == nullptr) return false;
+    std::size_t new_columns = 0;
+    for (std::string_view f : fields) {
+      if (std::find(schema->fields.begin(), schema->fields.end(), f) == schema->fields.end()) ++new_columns;
+    }
+    if (schema->fields.size() + new_columns > static_cast<std::size_t>(kMaxFieldColumns)) return false;
     bool added = false;
     for (std::string_view f : fields) {
       if (std::find(schema->fields.begin(), schema->fields.end(), f) != schema->fields.end()) continue;
@@ -522,7 +529,7 @@ class SqliteStore final : public Store {
     int rc;
     while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
       std::string col(reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0)));
-      if (DecodeColumn(col) == "ycsb_key") {
+      if (sqlite3_stricmp(col.c_str(), "YCSB_KEY") == 0) {  // the key column itself, not an encoded field
         has_key = true;
         continue;
       }
