@@ -594,7 +594,8 @@ class WtStore final : public Store {
 const BindingInfo& wiredtiger_binding() {
   static const BindingInfo info{
       .name = "wiredtiger",
-      .summary = std::string("embedded ") + wiredtiger_version(nullptr, nullptr, nullptr) +
+      .summary = "embedded WiredTiger " + std::to_string(WIREDTIGER_VERSION_MAJOR) + "." +
+                 std::to_string(WIREDTIGER_VERSION_MINOR) + "." + std::to_string(WIREDTIGER_VERSION_PATCH) +
                  " (one connection, a session per thread; a table per YCSB table, records in the shared codec)",
       .properties =
           {
