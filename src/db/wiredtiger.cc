@@ -15,8 +15,9 @@
 //   Insert = cursor insert (overwrite=true: creates or overwrites)
 //   Update = search + MergeRecord + update in one snapshot transaction:
 //            atomic; a write conflict with a concurrent transaction
-//            (WT_ROLLBACK) is retried, up to 100 times, then ABORTED.
-//            NOT_FOUND if the record does not exist.
+//            (WT_ROLLBACK) is retried (a few yields, then sleeps growing
+//            to 1 ms: the other transaction's thread may be preempted) for
+//            up to 1 s, then ABORTED. NOT_FOUND if the record is missing.
 //   Read   = search + DecodeRecord; NOT_FOUND if missing
 //   Delete = remove (blind: OK whether or not the key existed)
 //   Scan   = search_near(start_key), stepping forward if it landed before
@@ -49,6 +50,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -71,7 +73,9 @@ constexpr char kDefaultDir[] = "storebench-data/wiredtiger";
 // that out-of-the-box figures are the engine's out-of-the-box behaviour (as
 // the rocksdb binding keeps RocksDB's defaults).
 constexpr std::uint64_t kDefaultCacheSize = 100ull << 20;
-constexpr int kMaxRetries = 100;  // WT_ROLLBACK retries of one operation
+// An operation that hits WT_ROLLBACK (a write conflict) is retried for up
+// to this long before it returns ABORTED.
+constexpr auto kRetryBudget = std::chrono::seconds(1);
 
 // Compressors that may exist as extension libraries beside libwiredtiger.
 constexpr const char* kCompressors[] = {"snappy", "zlib"};
@@ -194,6 +198,28 @@ WtOptions ParseOptions(const Properties& props, ErrorSink* sink, WT_EVENT_HANDLE
   return o;
 }
 
+// Paces the retries of an operation that hit WT_ROLLBACK: a few yields, then
+// sleeps doubling from 10 us to 1 ms; Wait() is false once kRetryBudget is spent.
+class Backoff {
+ public:
+  bool Wait() {
+    const auto now = std::chrono::steady_clock::now();
+    if (attempt_ == 0) start_ = now;
+    if (now - start_ > kRetryBudget) return false;
+    if (attempt_ < 8) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(std::min(1000, 10 << std::min(attempt_ - 8, 7))));
+    }
+    ++attempt_;
+    return true;
+  }
+
+ private:
+  int attempt_ = 0;
+  std::chrono::steady_clock::time_point start_;
+};
+
 // Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
 template <typename F>
 inline Status Guard(F&& body) noexcept {
@@ -277,14 +303,14 @@ class WtSession final : public Session {
     return Guard([&] {
       WT_CURSOR* c = Cursor(table, false);
       if (c == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
-      for (int attempt = 0; attempt < kMaxRetries; ++attempt) {
+      Backoff backoff;
+      for (;;) {
         int ret = UpdateOnce(c, key, values);
         if (ret == 0) return Status::Ok();
         if (ret == WT_NOTFOUND) return Status::NotFound();
         if (ret != WT_ROLLBACK) return Status::Error();
-        std::this_thread::yield();  // a conflicting transaction: let it finish
+        if (!backoff.Wait()) return Status(Status::kAborted);  // let the conflicting transaction finish
       }
-      return Status(Status::kAborted);
     });
   }
 
@@ -321,13 +347,13 @@ class WtSession final : public Session {
   // Runs a one-call autocommit operation, retrying WT_ROLLBACK.
   template <typename Op>
   static Status Retry(Op op) {
-    for (int attempt = 0; attempt < kMaxRetries; ++attempt) {
+    Backoff backoff;
+    for (;;) {
       int ret = op();
       if (ret == 0) return Status::Ok();
       if (ret != WT_ROLLBACK) return Status::Error();
-      std::this_thread::yield();
+      if (!backoff.Wait()) return Status(Status::kAborted);
     }
-    return Status(Status::kAborted);
   }
 
   // One attempt: 0, WT_NOTFOUND, WT_ROLLBACK (retry) or another error.
