@@ -98,8 +98,8 @@ std::uint64_t GetSizeIn(const Properties& props, const std::string& key, std::ui
                         std::uint64_t max, const char* range) {
   std::uint64_t v = props.GetSize(key, def);
   if (v < min || v > max) {
-    throw ConfigError("property '" + key + "' = '" + props.Get(key).value_or("") + "' (" + props.OriginOf(key) +
-                      "): expected " + range);
+    throw ConfigError("property '" + key + "' = '" + props.Get(key).value_or("") + "' (" +
+                      props.OriginOf(key) + "): expected " + range);
   }
   return v;
 }
@@ -109,13 +109,13 @@ LevelOptions ParseOptions(const Properties& props) {
   o.dir = props.GetString("leveldb.dir", kDefaultDir);
   if (o.dir.empty()) throw ConfigError("property 'leveldb.dir' is empty: expected a directory");
   o.cache_size = props.GetSize("leveldb.cache_size", kDefaultCacheSize);
-  o.write_buffer_size = GetSizeIn(props, "leveldb.write_buffer_size", kDefaultWriteBufferSize, kMinWriteBufferSize,
-                                  kMaxWriteBufferSize, "64k to 1G");
+  o.write_buffer_size = GetSizeIn(props, "leveldb.write_buffer_size", kDefaultWriteBufferSize,
+                                  kMinWriteBufferSize, kMaxWriteBufferSize, "64k to 1G");
   o.block_size =
       GetSizeIn(props, "leveldb.block_size", kDefaultBlockSize, kMinBlockSize, kMaxBlockSize, "1k to 4M");
   o.bloom_bits = static_cast<int>(props.GetInt("leveldb.bloom_bits", kDefaultBloomBits, 0, 64));
-  o.max_open_files =
-      static_cast<int>(props.GetInt("leveldb.max_open_files", kDefaultMaxOpenFiles, kMinOpenFiles, kMaxOpenFiles));
+  o.max_open_files = static_cast<int>(
+      props.GetInt("leveldb.max_open_files", kDefaultMaxOpenFiles, kMinOpenFiles, kMaxOpenFiles));
   o.snappy = props.GetChoice("leveldb.compression", "snappy", {"none", "snappy"}) == "snappy";
   o.sync = props.GetBool("leveldb.sync", false);
   o.destroy = props.GetBool("leveldb.destroy", false);
@@ -148,7 +148,8 @@ class LevelSession final : public Session {
  public:
   LevelSession(leveldb::DB* db, bool sync) : db_(db) { write_options_.sync = sync; }
 
-  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
+  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields,
+              RecordSet* out) override {
     return Guard([&] {
       out->Clear();
       if (!SetKey(table, key)) return Status(Status::kBadRequest);
@@ -164,8 +165,8 @@ class LevelSession final : public Session {
     });
   }
 
-  Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count, const FieldSelector& fields,
-              RecordSet* out) override {
+  Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count,
+              const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
       out->Clear();
       if (!SetKey(table, start_key)) return Status(Status::kBadRequest);
@@ -226,7 +227,8 @@ class LevelSession final : public Session {
   }
 
   Status Put() {
-    return db_->Put(write_options_, ToSlice(key_), leveldb::Slice(buf_)).ok() ? Status::Ok() : Status::Error();
+    return db_->Put(write_options_, ToSlice(key_), leveldb::Slice(buf_)).ok() ? Status::Ok()
+                                                                              : Status::Error();
   }
 
   leveldb::DB* db_;
@@ -258,8 +260,8 @@ class LevelStore final : public Store {
       leveldb::Status s = leveldb::DestroyDB(o.dir, options);
       if (!s.ok()) {
         if (IsLockError(s)) throw LockedError(s);
-        throw SetupError("leveldb.dir '" + o.dir + "': cannot destroy the database (leveldb.destroy=true): " +
-                         s.ToString());
+        throw SetupError("leveldb.dir '" + o.dir +
+                         "': cannot destroy the database (leveldb.destroy=true): " + s.ToString());
       }
       PrepareStoreDir("leveldb.dir", o.dir);  // DestroyDB removes the directory
     }
@@ -296,7 +298,8 @@ class LevelStore final : public Store {
                      std::to_string(leveldb::kMajorVersion) + "." + std::to_string(leveldb::kMinorVersion));
     if (!db_) return out;
     std::string v;
-    if (db_->GetProperty("leveldb.approximate-memory-usage", &v)) out.emplace_back("leveldb.approximate-memory-usage", v);
+    if (db_->GetProperty("leveldb.approximate-memory-usage", &v))
+      out.emplace_back("leveldb.approximate-memory-usage", v);
     for (int level = 0; level < kLevels; ++level) {
       const std::string p = "leveldb.num-files-at-level" + std::to_string(level);
       if (db_->GetProperty(p, &v)) out.emplace_back(p, v);
@@ -325,9 +328,10 @@ class LevelStore final : public Store {
 
  private:
   SetupError LockedError(const leveldb::Status& s) const {
-    return SetupError("leveldb.dir '" + opts_.dir +
-                      "': the database is locked, in use by another process or another store in this process (" +
-                      s.ToString() + ")");
+    return SetupError(
+        "leveldb.dir '" + opts_.dir +
+        "': the database is locked, in use by another process or another store in this process (" +
+        s.ToString() + ")");
   }
 
   // The tables present: one Seek per table, skipping each one's range.
@@ -378,9 +382,12 @@ const BindingInfo& leveldb_binding() {
       .properties =
           {
               {"leveldb.dir", kDefaultDir, "database directory (created with its parents if missing)"},
-              {"leveldb.cache_size", "8M", "LRU block cache size in bytes (k/M/G suffixes; 0 = no block cache)"},
-              {"leveldb.write_buffer_size", "4M", "memtable size in bytes before it is written out (64k to 1G)"},
-              {"leveldb.bloom_bits", "10", "bloom filter bits per key (0 = no filter, LevelDB's own default)"},
+              {"leveldb.cache_size", "8M",
+               "LRU block cache size in bytes (k/M/G suffixes; 0 = no block cache)"},
+              {"leveldb.write_buffer_size", "4M",
+               "memtable size in bytes before it is written out (64k to 1G)"},
+              {"leveldb.bloom_bits", "10",
+               "bloom filter bits per key (0 = no filter, LevelDB's own default)"},
               {"leveldb.compression", "snappy", "block compression: none or snappy"},
               {"leveldb.sync", "false", "sync every write to disk (WriteOptions::sync)"},
               {"leveldb.max_open_files", "1000", "files LevelDB keeps open (table cache; 74 to 50000)"},

@@ -53,8 +53,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -83,9 +83,9 @@ constexpr char kDefaultDir[] = "storebench-data/lmdb";
 // machine and holds about 10 million 1 KB YCSB records.
 constexpr std::uint64_t kDefaultMapSize = 16ull << 30;
 constexpr std::uint64_t kMinMapSize = 64ull << 10;
-constexpr unsigned kMaxDbs = 64;            // tables per environment
-constexpr int kDefaultMaxReaders = 126;     // LMDB's own default
-constexpr int kReaderMargin = 16;           // slots beyond one per client thread
+constexpr unsigned kMaxDbs = 64;         // tables per environment
+constexpr int kDefaultMaxReaders = 126;  // LMDB's own default
+constexpr int kReaderMargin = 16;        // slots beyond one per client thread
 
 // Typed options, read and validated once.
 struct LmdbOptions {
@@ -126,7 +126,9 @@ inline Status Guard(F&& body) noexcept {
 }
 
 MDB_val Val(std::string_view s) { return MDB_val{s.size(), const_cast<char*>(s.data())}; }
-std::string_view View(const MDB_val& v) { return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size); }
+std::string_view View(const MDB_val& v) {
+  return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
+}
 
 // The environments open in this process, by canonical directory: LMDB must
 // not open one twice in a process.
@@ -144,9 +146,10 @@ class LmdbSession final : public Session {
     mdb_txn_abort(rtxn_);
   }
 
-  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override;
-  Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count, const FieldSelector& fields,
+  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields,
               RecordSet* out) override;
+  Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count,
+              const FieldSelector& fields, RecordSet* out) override;
   Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override;
   Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) override;
   Status Delete(std::string_view table, std::string_view key) override;
@@ -176,7 +179,7 @@ class LmdbSession final : public Session {
 
   LmdbStore* store_;
   MDB_env* env_;
-  MDB_txn* rtxn_;                // reset between operations
+  MDB_txn* rtxn_;                 // reset between operations
   MDB_cursor* cursor_ = nullptr;  // on cursor_dbi_, renewed per scan
   MDB_dbi cursor_dbi_ = 0;
   std::size_t max_key_;
@@ -196,8 +199,9 @@ class LmdbStore final : public Store {
     {
       std::lock_guard lock(g_open_mu);
       if (!g_open_dirs.insert(canonical_).second) {
-        throw SetupError("lmdb.dir '" + o.dir +
-                         "': the environment is already open in this process (LMDB allows one open per process)");
+        throw SetupError(
+            "lmdb.dir '" + o.dir +
+            "': the environment is already open in this process (LMDB allows one open per process)");
       }
     }
     try {
@@ -222,10 +226,12 @@ class LmdbStore final : public Store {
     MDB_txn* rtxn = nullptr;
     int rc = mdb_txn_begin(env_, nullptr, MDB_RDONLY, &rtxn);
     if (rc == MDB_READERS_FULL) {
-      throw SetupError("lmdb.dir '" + opts_.dir + "': no reader slot left for another session (lmdb.maxreaders=" +
+      throw SetupError("lmdb.dir '" + opts_.dir +
+                       "': no reader slot left for another session (lmdb.maxreaders=" +
                        std::to_string(maxreaders_) + "): raise lmdb.maxreaders");
     }
-    if (rc != 0) throw SetupError("lmdb.dir '" + opts_.dir + "': cannot begin a read transaction: " + mdb_strerror(rc));
+    if (rc != 0)
+      throw SetupError("lmdb.dir '" + opts_.dir + "': cannot begin a read transaction: " + mdb_strerror(rc));
     mdb_txn_reset(rtxn);  // keeps its reader slot; renewed per read
     return std::make_unique<LmdbSession>(this, env_, rtxn, max_key_);
   }
@@ -301,7 +307,8 @@ class LmdbStore final : public Store {
   // Counts a full map; the first one is reported on stderr.
   void NoteMapFull() {
     if (map_full_errors_.fetch_add(1, std::memory_order_relaxed) == 0) {
-      std::fprintf(stderr, "storebench: lmdb: the map is full (lmdb.mapsize=%llu bytes): raise lmdb.mapsize\n",
+      std::fprintf(stderr,
+                   "storebench: lmdb: the map is full (lmdb.mapsize=%llu bytes): raise lmdb.mapsize\n",
                    static_cast<unsigned long long>(mapsize_));
     }
   }
@@ -310,8 +317,9 @@ class LmdbStore final : public Store {
   void Open(int thread_count) {
     int rc = mdb_env_create(&env_);
     if (rc != 0) throw SetupError(std::string("lmdb: cannot create an environment: ") + mdb_strerror(rc));
-    maxreaders_ = opts_.maxreaders > 0 ? opts_.maxreaders
-                                       : std::max(kDefaultMaxReaders, std::max(thread_count, 1) + kReaderMargin);
+    maxreaders_ = opts_.maxreaders > 0
+                      ? opts_.maxreaders
+                      : std::max(kDefaultMaxReaders, std::max(thread_count, 1) + kReaderMargin);
     if ((rc = mdb_env_set_mapsize(env_, static_cast<std::size_t>(opts_.mapsize))) != 0 ||
         (rc = mdb_env_set_maxdbs(env_, kMaxDbs)) != 0 ||
         (rc = mdb_env_set_maxreaders(env_, static_cast<unsigned>(maxreaders_))) != 0) {
@@ -362,8 +370,9 @@ bool LmdbSession::Table(std::string_view table, bool create, MDB_dbi* dbi, Statu
   int rc = store_->FindTable(table, create, dbi);
   if (rc != 0) {
     if (rc == MDB_MAP_FULL) store_->NoteMapFull();
-    *status = rc == MDB_NOTFOUND ? Status::NotFound() : rc == MDB_BAD_VALSIZE ? Status(Status::kBadRequest)
-                                                                              : Status::Error();
+    *status = rc == MDB_NOTFOUND      ? Status::NotFound()
+              : rc == MDB_BAD_VALSIZE ? Status(Status::kBadRequest)
+                                      : Status::Error();
     return false;
   }
   cached_table_.assign(table.data(), table.size());
@@ -390,7 +399,8 @@ Status LmdbSession::Write(F&& body) {
   return Status::Error();
 }
 
-Status LmdbSession::Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) {
+Status LmdbSession::Read(std::string_view table, std::string_view key, const FieldSelector& fields,
+                         RecordSet* out) {
   return Guard([&] {
     out->Clear();
     if (!KeyOk(key)) return Status(Status::kBadRequest);
@@ -531,7 +541,8 @@ std::vector<std::pair<std::string, std::string>> LmdbStore::Stats() {
       MDB_cursor* cur = nullptr;
       if (mdb_dbi_open(txn, nullptr, 0, &main_dbi) == 0 && mdb_cursor_open(txn, main_dbi, &cur) == 0) {
         MDB_val k, v;
-        for (int rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        for (int rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+             rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
           names.emplace_back(View(k));
         }
         mdb_cursor_close(cur);
@@ -569,7 +580,8 @@ std::vector<std::pair<std::string, std::string>> LmdbStore::Stats() {
   struct stat sb;
   if (::stat((opts_.dir + "/data.mdb").c_str(), &sb) == 0) {
     out.emplace_back("lmdb.file_size", std::to_string(sb.st_size));
-    out.emplace_back("lmdb.file_allocated_bytes", std::to_string(static_cast<std::uint64_t>(sb.st_blocks) * 512));
+    out.emplace_back("lmdb.file_allocated_bytes",
+                     std::to_string(static_cast<std::uint64_t>(sb.st_blocks) * 512));
   }
   return out;
 }
@@ -584,14 +596,18 @@ const BindingInfo& lmdb_binding() {
                  " (one shared environment, a named database per table, one write txn per write)",
       .properties =
           {
-              {"lmdb.dir", kDefaultDir, "environment directory, holding data.mdb and lock.mdb (created if missing)"},
+              {"lmdb.dir", kDefaultDir,
+               "environment directory, holding data.mdb and lock.mdb (created if missing)"},
               {"lmdb.mapsize", "16G",
-               "map size in bytes, the most the data file can hold (address space only: the file grows as used)"},
+               "map size in bytes, the most the data file can hold (address space only: the file grows as "
+               "used)"},
               {"lmdb.nosync", "true",
                "do not fsync at each commit (MDB_NOSYNC: like rocksdb/leveldb sync=false); Close syncs"},
-              {"lmdb.nometasync", "false", "fsync data but not the meta page at each commit (MDB_NOMETASYNC)"},
+              {"lmdb.nometasync", "false",
+               "fsync data but not the meta page at each commit (MDB_NOMETASYNC)"},
               {"lmdb.writemap", "false", "write through a writable map instead of write() (MDB_WRITEMAP)"},
-              {"lmdb.nordahead", "false", "no OS readahead on the map (MDB_NORDAHEAD; helps when data > RAM)"},
+              {"lmdb.nordahead", "false",
+               "no OS readahead on the map (MDB_NORDAHEAD; helps when data > RAM)"},
               {"lmdb.maxreaders", "0",
                "reader slots, one per session plus a margin (0 = max(126, threads + 16))"},
           },

@@ -1,9 +1,9 @@
 // LevelDB-specific behaviour: setup errors, options, the table prefixes,
 // DiskUsageBytes, Stats. (The operation semantics are covered by
 // conformance_test.cc.)
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <leveldb/db.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,7 +42,9 @@ class LevelDbTest : public ::testing::Test {
     p.Set("leveldb.dir", root_ + "/" + sub);
     return p;
   }
-  static std::unique_ptr<Store> Open(const Properties& p) { return FindBinding("leveldb").open(p, OpenContext{}); }
+  static std::unique_ptr<Store> Open(const Properties& p) {
+    return FindBinding("leveldb").open(p, OpenContext{});
+  }
   static Status Put(Store* store, const std::string& key, const std::string& value,
                     const std::string& table = "usertable") {
     auto s = store->NewSession(0);
@@ -114,10 +116,17 @@ TEST_F(LevelDbTest, DirBelowARegularFileIsASetupErrorNamingThePath) {
 
 TEST_F(LevelDbTest, BadValuesAreConfigErrorsNamingTheProperty) {
   const std::pair<const char*, const char*> bad[] = {
-      {"leveldb.compression", "zstd"},     {"leveldb.cache_size", "lots"},     {"leveldb.write_buffer_size", "1k"},
-      {"leveldb.write_buffer_size", "2G"}, {"leveldb.block_size", "512"},      {"leveldb.block_size", "8M"},
-      {"leveldb.bloom_bits", "-1"},        {"leveldb.bloom_bits", "ten"},      {"leveldb.max_open_files", "10"},
-      {"leveldb.sync", "maybe"},           {"leveldb.destroy", "2"},
+      {"leveldb.compression", "zstd"},
+      {"leveldb.cache_size", "lots"},
+      {"leveldb.write_buffer_size", "1k"},
+      {"leveldb.write_buffer_size", "2G"},
+      {"leveldb.block_size", "512"},
+      {"leveldb.block_size", "8M"},
+      {"leveldb.bloom_bits", "-1"},
+      {"leveldb.bloom_bits", "ten"},
+      {"leveldb.max_open_files", "10"},
+      {"leveldb.sync", "maybe"},
+      {"leveldb.destroy", "2"},
   };
   for (auto [name, value] : bad) {
     Properties p = Props();
@@ -238,7 +247,8 @@ TEST_F(LevelDbTest, TablesAreKeyPrefixesThatNeverOverlap) {
     EXPECT_EQ(s->Insert(nul_table, "k1", std::span<const Field>(&f, 1)), Status(Status::kBadRequest));
     EXPECT_EQ(s->Read(nul_table, "k1", FieldSelector{}, &rs), Status(Status::kBadRequest));
     EXPECT_EQ(s->Delete("user", "k1"), Status::Ok());
-    EXPECT_EQ(s->Read("usertable", "k1", FieldSelector{}, &rs), Status::Ok()) << "another table's key untouched";
+    EXPECT_EQ(s->Read("usertable", "k1", FieldSelector{}, &rs), Status::Ok())
+        << "another table's key untouched";
     auto stats = StatsOf(store.get());
     EXPECT_EQ(stats["leveldb.tables"], "user,usertable,usertable2");
     s.reset();
@@ -250,7 +260,8 @@ TEST_F(LevelDbTest, TablesAreKeyPrefixesThatNeverOverlap) {
   std::unique_ptr<leveldb::DB> db(raw);
   std::string value;
   ASSERT_TRUE(db->Get(leveldb::ReadOptions(), std::string("usertable\0k1", 12), &value).ok());
-  EXPECT_EQ(value, std::string("\x06" "field0\x09usertable"));
+  EXPECT_EQ(value, std::string("\x06"
+                               "field0\x09usertable"));
   EXPECT_TRUE(db->Get(leveldb::ReadOptions(), std::string("user\0k1", 7), &value).IsNotFound());
 }
 
@@ -304,7 +315,8 @@ TEST_F(LevelDbTest, CacheSizeBoundsTheBlockCache) {
     }
     auto store = Open(p);  // a fresh memtable: reads go to the table files
     const std::uint64_t before = std::stoull(StatsOf(store.get())["leveldb.approximate-memory-usage"]);
-    for (int i = 0; i < 400; ++i) ASSERT_EQ(Get(store.get(), "user" + std::to_string(10000 + i)), Status::Ok());
+    for (int i = 0; i < 400; ++i)
+      ASSERT_EQ(Get(store.get(), "user" + std::to_string(10000 + i)), Status::Ok());
     memory[cache] = std::stoull(StatsOf(store.get())["leveldb.approximate-memory-usage"]) - before;
   }
   EXPECT_EQ(memory["0"], 0u) << "cache_size=0 caches no block";
@@ -325,7 +337,8 @@ TEST_F(LevelDbTest, SyncWritesMaxOpenFilesAndBlockSizeWork) {
 
 TEST_F(LevelDbTest, DiskUsageCountsTheLogWithoutFlushingAndStatsDescribeTheFiles) {
   auto store = Open(Props());  // 4M write buffer: 100 KB stay in the memtable
-  for (int i = 0; i < 100; ++i) ASSERT_EQ(Put(store.get(), "user" + std::to_string(i), std::string(1000, 'x')), Status::Ok());
+  for (int i = 0; i < 100; ++i)
+    ASSERT_EQ(Put(store.get(), "user" + std::to_string(i), std::string(1000, 'x')), Status::Ok());
   auto bytes = store->DiskUsageBytes();
   ASSERT_TRUE(bytes.has_value());
   EXPECT_GT(*bytes, 100000u) << "the write-ahead log holds the records";
@@ -348,7 +361,8 @@ TEST_F(LevelDbTest, StatsCountTableFilesOnceWritten) {
   Fill(store.get());
   auto stats = StatsOf(store.get());
   std::uint64_t files = 0;
-  for (int level = 0; level < 7; ++level) files += std::stoull(stats["leveldb.num-files-at-level" + std::to_string(level)]);
+  for (int level = 0; level < 7; ++level)
+    files += std::stoull(stats["leveldb.num-files-at-level" + std::to_string(level)]);
   EXPECT_GT(files, 0u);
   EXPECT_EQ(std::to_string(files), stats["leveldb.sstables.count"]);
   EXPECT_GT(std::stoull(stats["leveldb.sstables.bytes"]), 0u);

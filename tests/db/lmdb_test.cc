@@ -157,7 +157,8 @@ TEST_F(LmdbTest, AnotherProcessSharesTheEnvironment) {
     MDB_txn* txn = nullptr;
     MDB_dbi dbi;
     if (mdb_env_create(&env) != 0 || mdb_env_set_maxdbs(env, 64) != 0 ||
-        mdb_env_set_mapsize(env, 16ull << 30) != 0 || mdb_env_open(env, (root_ + "/db").c_str(), 0, 0644) != 0 ||
+        mdb_env_set_mapsize(env, 16ull << 30) != 0 ||
+        mdb_env_open(env, (root_ + "/db").c_str(), 0, 0644) != 0 ||
         mdb_txn_begin(env, nullptr, 0, &txn) != 0 || mdb_dbi_open(txn, "usertable", 0, &dbi) != 0) {
       _exit(3);
     }
@@ -197,7 +198,8 @@ TEST_F(LmdbTest, AFullMapIsAnErrorReportedOnceAndTheStoreKeepsWorking) {
   }
   // A 1 MiB value cannot fit either; an update that grows a record neither.
   EXPECT_EQ(Put(s.get(), "big", std::string(1u << 20, 'b')), Status::Error());
-  Field grow{"field1", std::string(100000, 'g')};
+  const std::string large(100000, 'g');
+  Field grow{"field1", large};
   EXPECT_EQ(s->Update("usertable", "user1000", std::span<const Field>(&grow, 1)), Status::Error());
   ++errors;
   ++errors;
@@ -208,7 +210,9 @@ TEST_F(LmdbTest, AFullMapIsAnErrorReportedOnceAndTheStoreKeepsWorking) {
   EXPECT_EQ(StatsOf(store.get())["lmdb.map_full_errors"], std::to_string(errors));
   // Reads still succeed, and so does a write that needs no new page.
   RecordSet rs;
-  for (int i = 0; i < ok; ++i) ASSERT_EQ(s->Read("usertable", "user" + std::to_string(1000 + i), FieldSelector{}, &rs), Status::Ok()) << i;
+  for (int i = 0; i < ok; ++i)
+    ASSERT_EQ(s->Read("usertable", "user" + std::to_string(1000 + i), FieldSelector{}, &rs), Status::Ok())
+        << i;
   ASSERT_EQ(s->Scan("usertable", "", 1000, FieldSelector{}, &rs), Status::Ok());
   EXPECT_EQ(rs.record_count(), static_cast<std::size_t>(ok));
   EXPECT_EQ(s->Read("usertable", "user1000", FieldSelector{}, &rs), Status::Ok());
@@ -217,7 +221,8 @@ TEST_F(LmdbTest, AFullMapIsAnErrorReportedOnceAndTheStoreKeepsWorking) {
   store->Close();
   // Reopened with a larger map, everything is there and writes work again.
   auto bigger = Open(Props());
-  for (int i = 0; i < ok; ++i) ASSERT_EQ(Get(bigger.get(), "user" + std::to_string(1000 + i)), Status::Ok()) << i;
+  for (int i = 0; i < ok; ++i)
+    ASSERT_EQ(Get(bigger.get(), "user" + std::to_string(1000 + i)), Status::Ok()) << i;
   EXPECT_EQ(Put(bigger.get(), "big", std::string(1u << 20, 'b')), Status::Ok());
 }
 
@@ -266,7 +271,8 @@ TEST_F(LmdbTest, EachTableIsANamedDatabaseKeptAcrossReopen) {
               Status(Status::kBadRequest));
     EXPECT_EQ(s->Delete("other", "k1"), Status::Ok());
     EXPECT_EQ(s->Delete("other", "k1"), Status::NotFound()) << "already gone";
-    EXPECT_EQ(s->Read("usertable", "k1", FieldSelector{}, &rs), Status::Ok()) << "the other table's key untouched";
+    EXPECT_EQ(s->Read("usertable", "k1", FieldSelector{}, &rs), Status::Ok())
+        << "the other table's key untouched";
     auto stats = StatsOf(store.get());
     EXPECT_EQ(stats["lmdb.tables"], "other,usertable");
     EXPECT_EQ(stats["lmdb.entries.usertable"], "2");
@@ -286,7 +292,8 @@ TEST_F(LmdbTest, EachTableIsANamedDatabaseKeptAcrossReopen) {
   ASSERT_EQ(mdb_dbi_open(txn, "usertable", 0, &dbi), 0);
   MDB_val k{2, const_cast<char*>("k1")}, v;
   ASSERT_EQ(mdb_get(txn, dbi, &k, &v), 0);
-  EXPECT_EQ(std::string(static_cast<char*>(v.mv_data), v.mv_size), std::string("\x06") + "field0\x09usertable");
+  EXPECT_EQ(std::string(static_cast<char*>(v.mv_data), v.mv_size),
+            std::string("\x06") + "field0\x09usertable");
   EXPECT_EQ(mdb_dbi_open(txn, "never", 0, &dbi), MDB_NOTFOUND);
   mdb_txn_abort(txn);
   mdb_env_close(env);
@@ -355,7 +362,8 @@ TEST_F(LmdbTest, MaxReadersDefaultsToTheThreadsPlusAMargin) {
 TEST_F(LmdbTest, DiskUsageIsThePagesInUseAndStatsDescribeTheTree) {
   auto store = Open(Props());
   auto s = store->NewSession(0);
-  for (int i = 0; i < 2000; ++i) ASSERT_EQ(Put(s.get(), "user" + std::to_string(100000 + i), std::string(1000, 'x')), Status::Ok());
+  for (int i = 0; i < 2000; ++i)
+    ASSERT_EQ(Put(s.get(), "user" + std::to_string(100000 + i), std::string(1000, 'x')), Status::Ok());
   auto bytes = store->DiskUsageBytes();
   ASSERT_TRUE(bytes.has_value());
   EXPECT_GT(*bytes, 2000u * 1000);
