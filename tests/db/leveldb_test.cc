@@ -1,0 +1,385 @@
+// LevelDB-specific behaviour: setup errors, options, the table prefixes,
+// DiskUsageBytes, Stats. (The operation semantics are covered by
+// conformance_test.cc.)
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <leveldb/db.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "db/binding.h"
+#include "db/registry.h"
+
+namespace storebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+class LevelDbTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "storebench-leveldb-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    root_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+
+  Properties Props(const std::string& sub = "db") const {
+    Properties p;
+    p.Set("leveldb.dir", root_ + "/" + sub);
+    return p;
+  }
+  static std::unique_ptr<Store> Open(const Properties& p) {
+    return FindBinding("leveldb").open(p, OpenContext{});
+  }
+  static Status Put(Store* store, const std::string& key, const std::string& value,
+                    const std::string& table = "usertable") {
+    auto s = store->NewSession(0);
+    Field f{"field0", value};
+    return s->Insert(table, key, std::span<const Field>(&f, 1));
+  }
+  static Status Get(Store* store, const std::string& key, std::string* value = nullptr,
+                    const std::string& table = "usertable") {
+    auto s = store->NewSession(0);
+    RecordSet rs;
+    Status st = s->Read(table, key, FieldSelector{}, &rs);
+    if (st.ok() && value != nullptr) *value = std::string(rs.Find(0, "field0").value_or("<missing>"));
+    return st;
+  }
+  static std::map<std::string, std::string> StatsOf(Store* store) {
+    auto v = store->Stats();
+    return {v.begin(), v.end()};
+  }
+  // 400 records of 1000 compressible bytes: 400 KB, several memtables' worth
+  // at a 64k write buffer, so SST files get written.
+  static void Fill(Store* store, int n = 400) {
+    for (int i = 0; i < n; ++i) {
+      std::string v(1000, static_cast<char>('a' + i % 26));
+      ASSERT_EQ(Put(store, "user" + std::to_string(10000 + i), v), Status::Ok());
+    }
+  }
+  template <typename E>
+  static std::string MessageOf(const Properties& p) {
+    try {
+      auto store = Open(p);
+    } catch (const E& e) {
+      return e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "wrong exception type: " << e.what();
+      return "";
+    }
+    ADD_FAILURE() << "no exception";
+    return "";
+  }
+  // The concatenated bytes of every table file (.ldb) in the database.
+  std::string TableFileBytes(const std::string& sub = "db") const {
+    std::string all;
+    for (const auto& e : fs::directory_iterator(root_ + "/" + sub)) {
+      if (e.path().extension() != ".ldb") continue;
+      std::ifstream in(e.path(), std::ios::binary);
+      all.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    return all;
+  }
+
+  std::string root_;
+};
+
+TEST_F(LevelDbTest, CreatesMissingParentDirectories) {
+  auto store = Open(Props("a/b/c/db"));
+  EXPECT_TRUE(fs::exists(root_ + "/a/b/c/db/CURRENT"));
+  EXPECT_TRUE(store->capabilities().persistent);
+  EXPECT_TRUE(store->capabilities().scan);
+  EXPECT_TRUE(FindBinding("leveldb").uses_dir);
+}
+
+TEST_F(LevelDbTest, DirBelowARegularFileIsASetupErrorNamingThePath) {
+  std::ofstream(root_ + "/file") << "not a directory";
+  std::string msg = MessageOf<SetupError>(Props("file/sub/db"));
+  EXPECT_NE(msg.find("leveldb.dir"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(root_ + "/file/sub/db"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
+}
+
+TEST_F(LevelDbTest, BadValuesAreConfigErrorsNamingTheProperty) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"leveldb.compression", "zstd"},
+      {"leveldb.cache_size", "lots"},
+      {"leveldb.write_buffer_size", "1k"},
+      {"leveldb.write_buffer_size", "2G"},
+      {"leveldb.block_size", "512"},
+      {"leveldb.block_size", "8M"},
+      {"leveldb.bloom_bits", "-1"},
+      {"leveldb.bloom_bits", "ten"},
+      {"leveldb.max_open_files", "10"},
+      {"leveldb.sync", "maybe"},
+      {"leveldb.destroy", "2"},
+  };
+  for (auto [name, value] : bad) {
+    Properties p = Props();
+    p.Set(name, value);
+    std::string msg = MessageOf<ConfigError>(p);
+    EXPECT_NE(msg.find(name), std::string::npos) << name << "=" << value << ": " << msg;
+  }
+  Properties p = Props();
+  p.Set("leveldb.compression", "zstd");
+  EXPECT_NE(MessageOf<ConfigError>(p).find("snappy"), std::string::npos) << "lists the choices";
+  EXPECT_FALSE(fs::exists(root_ + "/db")) << "properties are checked before touching the disk";
+}
+
+TEST_F(LevelDbTest, OpeningTheSameDirTwiceIsASetupErrorAboutTheLock) {
+  auto first = Open(Props());
+  ASSERT_EQ(Put(first.get(), "k", "v"), Status::Ok());
+  std::string msg = MessageOf<SetupError>(Props());
+  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("leveldb.dir '" + root_ + "/db'"), std::string::npos) << msg;
+  // With destroy=true too: the open database must not be wiped.
+  Properties p = Props();
+  p.Set("leveldb.destroy", "true");
+  msg = MessageOf<SetupError>(p);
+  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
+  EXPECT_EQ(Get(first.get(), "k"), Status::Ok()) << "the first store still works";
+  first->Close();
+  first.reset();
+  auto second = Open(Props());  // free again once closed
+  EXPECT_EQ(Get(second.get(), "k"), Status::Ok());
+}
+
+TEST_F(LevelDbTest, DatabaseLockedByAnotherProcessIsASetupError) {
+  fs::create_directories(root_ + "/db");
+  const std::string lock_path = root_ + "/db/LOCK";
+  int ready[2], release[2];
+  ASSERT_EQ(pipe(ready), 0);
+  ASSERT_EQ(pipe(release), 0);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // Only async-signal-safe calls: take the POSIX lock LevelDB uses, report,
+    // hold it until the parent closes the pipe (or 30 s pass).
+    close(release[1]);
+    close(ready[0]);
+    alarm(30);
+    int fd = open(lock_path.c_str(), O_RDWR | O_CREAT, 0644);
+    struct flock fl = {};
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    char ok = (fd >= 0 && fcntl(fd, F_SETLK, &fl) == 0) ? '1' : '0';
+    if (write(ready[1], &ok, 1) != 1) _exit(2);
+    char c;
+    while (read(release[0], &c, 1) > 0) {
+    }
+    _exit(0);
+  }
+  close(ready[1]);
+  close(release[0]);
+  char ok = 0;
+  ASSERT_EQ(read(ready[0], &ok, 1), 1);
+  ASSERT_EQ(ok, '1') << "child could not take the lock";
+  std::string msg = MessageOf<SetupError>(Props());
+  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
+  close(release[1]);
+  close(ready[0]);
+  int wstatus = 0;
+  waitpid(child, &wstatus, 0);
+  auto store = Open(Props());  // free again once the other process is gone
+  EXPECT_EQ(Put(store.get(), "k", "v"), Status::Ok());
+}
+
+TEST_F(LevelDbTest, DestroyWipesTheDatabase) {
+  {
+    auto store = Open(Props());
+    ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
+    store->Close();
+  }
+  {
+    auto store = Open(Props());  // without destroy: kept
+    EXPECT_EQ(Get(store.get(), "k"), Status::Ok());
+    store->Close();
+  }
+  Properties p = Props();
+  p.Set("leveldb.destroy", "true");
+  auto store = Open(p);
+  EXPECT_EQ(Get(store.get(), "k"), Status::NotFound());
+  ASSERT_EQ(Put(store.get(), "k2", "v"), Status::Ok());
+}
+
+TEST_F(LevelDbTest, TablesAreKeyPrefixesThatNeverOverlap) {
+  {
+    auto store = Open(Props());
+    auto s = store->NewSession(0);
+    // "user" is a prefix of "usertable": its range must not swallow it.
+    for (const char* table : {"usertable", "user", "usertable2"}) {
+      Field f{"field0", table};
+      for (const char* key : {"k1", "k2"}) {
+        ASSERT_EQ(s->Insert(table, key, std::span<const Field>(&f, 1)), Status::Ok()) << table;
+      }
+    }
+    RecordSet rs;
+    for (const char* table : {"usertable", "user", "usertable2"}) {
+      ASSERT_EQ(s->Scan(table, "", 100, FieldSelector{}, &rs), Status::Ok());
+      ASSERT_EQ(rs.record_count(), 2u) << table;
+      EXPECT_EQ(rs.key(0), "k1");
+      EXPECT_EQ(rs.key(1), "k2");
+      EXPECT_EQ(rs.Find(1, "field0").value_or(""), table);
+    }
+    // A table never written: nothing, and nothing created.
+    EXPECT_EQ(s->Read("never", "k1", FieldSelector{}, &rs), Status::NotFound());
+    Field f{"field0", "x"};
+    EXPECT_EQ(s->Update("never", "k1", std::span<const Field>(&f, 1)), Status::NotFound());
+    EXPECT_EQ(s->Scan("never", "", 10, FieldSelector{}, &rs), Status::Ok());
+    EXPECT_EQ(rs.record_count(), 0u);
+    // A table name with the separator byte in it is refused.
+    const std::string nul_table("user\0table", 10);
+    EXPECT_EQ(s->Insert(nul_table, "k1", std::span<const Field>(&f, 1)), Status(Status::kBadRequest));
+    EXPECT_EQ(s->Read(nul_table, "k1", FieldSelector{}, &rs), Status(Status::kBadRequest));
+    EXPECT_EQ(s->Delete("user", "k1"), Status::Ok());
+    EXPECT_EQ(s->Read("usertable", "k1", FieldSelector{}, &rs), Status::Ok())
+        << "another table's key untouched";
+    auto stats = StatsOf(store.get());
+    EXPECT_EQ(stats["leveldb.tables"], "user,usertable,usertable2");
+    s.reset();
+    store->Close();
+  }
+  // The layout as documented: table, NUL, key; the value in the record codec.
+  leveldb::DB* raw = nullptr;
+  ASSERT_TRUE(leveldb::DB::Open(leveldb::Options(), root_ + "/db", &raw).ok());
+  std::unique_ptr<leveldb::DB> db(raw);
+  std::string value;
+  ASSERT_TRUE(db->Get(leveldb::ReadOptions(), std::string("usertable\0k1", 12), &value).ok());
+  EXPECT_EQ(value, std::string("\x06"
+                               "field0\x09usertable"));
+  EXPECT_TRUE(db->Get(leveldb::ReadOptions(), std::string("user\0k1", 7), &value).IsNotFound());
+}
+
+TEST_F(LevelDbTest, CompressionShrinksTheTableFiles) {
+  std::map<std::string, std::uint64_t> sst_bytes;
+  for (const char* comp : {"none", "snappy"}) {
+    Properties p = Props(comp);
+    p.Set("leveldb.compression", comp);
+    p.Set("leveldb.write_buffer_size", "64k");
+    auto store = Open(p);
+    Fill(store.get());
+    sst_bytes[comp] = std::stoull(StatsOf(store.get())["leveldb.sstables.bytes"]);
+    std::string v;
+    ASSERT_EQ(Get(store.get(), "user10003", &v), Status::Ok());
+    EXPECT_EQ(v, std::string(1000, 'd'));
+  }
+  EXPECT_GT(sst_bytes["none"], 200000u) << "most of the 400 KB is in table files";
+  EXPECT_LT(sst_bytes["snappy"] * 5, sst_bytes["none"]) << "runs of one letter compress well";
+}
+
+TEST_F(LevelDbTest, BloomBitsWriteAFilterBlockAndZeroWritesNone) {
+  for (const char* bits : {"0", "10"}) {
+    Properties p = Props(std::string("bloom") + bits);
+    p.Set("leveldb.bloom_bits", bits);
+    p.Set("leveldb.write_buffer_size", "64k");
+    auto store = Open(p);
+    Fill(store.get());
+    EXPECT_EQ(Get(store.get(), "user10001"), Status::Ok());
+    EXPECT_EQ(Get(store.get(), "nosuchkey"), Status::NotFound());
+    store->Close();
+    std::string files = TableFileBytes(std::string("bloom") + bits);
+    ASSERT_FALSE(files.empty()) << "no table file written";
+    const bool has_filter = files.find("filter.leveldb.BuiltinBloomFilter2") != std::string::npos;
+    EXPECT_EQ(has_filter, std::string(bits) != "0") << "bloom_bits=" << bits;
+  }
+}
+
+TEST_F(LevelDbTest, CacheSizeBoundsTheBlockCache) {
+  std::map<std::string, std::uint64_t> memory;
+  for (const char* cache : {"0", "8M"}) {
+    const std::string sub = std::string("cache") + cache;
+    Properties p = Props(sub);
+    p.Set("leveldb.cache_size", cache);
+    p.Set("leveldb.write_buffer_size", "64k");
+    // Snappy, as by default: LevelDB reads uncompressed blocks straight from
+    // its mmap of the table file and caches only blocks it had to copy.
+    {
+      auto store = Open(p);
+      Fill(store.get());
+      store->Close();
+    }
+    auto store = Open(p);  // a fresh memtable: reads go to the table files
+    const std::uint64_t before = std::stoull(StatsOf(store.get())["leveldb.approximate-memory-usage"]);
+    for (int i = 0; i < 400; ++i)
+      ASSERT_EQ(Get(store.get(), "user" + std::to_string(10000 + i)), Status::Ok());
+    memory[cache] = std::stoull(StatsOf(store.get())["leveldb.approximate-memory-usage"]) - before;
+  }
+  EXPECT_EQ(memory["0"], 0u) << "cache_size=0 caches no block";
+  EXPECT_GT(memory["8M"], 300000u) << "the ~100 4k blocks read stay in the 8M cache";
+}
+
+TEST_F(LevelDbTest, SyncWritesMaxOpenFilesAndBlockSizeWork) {
+  Properties p = Props();
+  p.Set("leveldb.sync", "true");
+  p.Set("leveldb.max_open_files", "100");
+  p.Set("leveldb.block_size", "64k");
+  auto store = Open(p);
+  ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
+  std::string v;
+  EXPECT_EQ(Get(store.get(), "k", &v), Status::Ok());
+  EXPECT_EQ(v, "v");
+}
+
+TEST_F(LevelDbTest, DiskUsageCountsTheLogWithoutFlushingAndStatsDescribeTheFiles) {
+  auto store = Open(Props());  // 4M write buffer: 100 KB stay in the memtable
+  for (int i = 0; i < 100; ++i)
+    ASSERT_EQ(Put(store.get(), "user" + std::to_string(i), std::string(1000, 'x')), Status::Ok());
+  auto bytes = store->DiskUsageBytes();
+  ASSERT_TRUE(bytes.has_value());
+  EXPECT_GT(*bytes, 100000u) << "the write-ahead log holds the records";
+  auto stats = StatsOf(store.get());
+  EXPECT_EQ(stats["leveldb.sstables.count"], "0") << "DiskUsageBytes wrote no table file";
+  EXPECT_EQ(stats["leveldb.version"], "1.23");
+  EXPECT_EQ(stats["leveldb.tables"], "usertable");
+  for (int level = 0; level < 7; ++level) {
+    EXPECT_EQ(stats["leveldb.num-files-at-level" + std::to_string(level)], "0") << level;
+  }
+  EXPECT_GT(std::stoull(stats["leveldb.approximate-memory-usage"]), 100000u) << "the memtable";
+  EXPECT_NE(stats["leveldb.stats"].find("Compactions"), std::string::npos) << stats["leveldb.stats"];
+  EXPECT_TRUE(stats.count("leveldb.approximate-size.usertable"));
+}
+
+TEST_F(LevelDbTest, StatsCountTableFilesOnceWritten) {
+  Properties p = Props();
+  p.Set("leveldb.write_buffer_size", "64k");
+  auto store = Open(p);
+  Fill(store.get());
+  auto stats = StatsOf(store.get());
+  std::uint64_t files = 0;
+  for (int level = 0; level < 7; ++level)
+    files += std::stoull(stats["leveldb.num-files-at-level" + std::to_string(level)]);
+  EXPECT_GT(files, 0u);
+  EXPECT_EQ(std::to_string(files), stats["leveldb.sstables.count"]);
+  EXPECT_GT(std::stoull(stats["leveldb.sstables.bytes"]), 0u);
+  EXPECT_GT(std::stoull(stats["leveldb.approximate-size.usertable"]), 0u);
+  EXPECT_LE(std::stoull(stats["leveldb.sstables.bytes"]), *store->DiskUsageBytes());
+}
+
+TEST_F(LevelDbTest, CloseIsIdempotentAndTheDataSurvives) {
+  auto store = Open(Props());
+  ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
+  store->Close();
+  store->Close();
+  EXPECT_THROW(store->NewSession(0), SetupError);
+  EXPECT_EQ(store->Stats().size(), 1u) << "just the version once closed";
+  auto again = Open(Props());
+  EXPECT_EQ(Get(again.get(), "k"), Status::Ok());
+}
+
+}  // namespace
+}  // namespace storebench
