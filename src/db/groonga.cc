@@ -246,19 +246,6 @@ class GroongaLibrary {
   static inline int users_ = 0;
 };
 
-// Bytes actually allocated to the files under `dir` (st_blocks): Groonga's
-// files are sparse, so this is less than their sizes (PathSizeBytes).
-std::optional<std::uint64_t> AllocatedBytes(const std::string& dir) {
-  std::error_code ec;
-  std::uint64_t total = 0;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    struct stat st {};
-    if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += static_cast<std::uint64_t>(st.st_blocks) * 512;
-  }
-  if (ec) return std::nullopt;
-  return total;
-}
-
 // Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
 template <typename F>
 inline Status Guard(F&& body) noexcept {
@@ -399,17 +386,16 @@ class GroongaStore final : public Store {
     return c;
   }
 
-  // Flushes every file of the database (msync), then sums the sizes of the
-  // files in groonga.dir. Groonga grows its files by whole segments, so the
-  // figure moves in steps (a new database is already tens of MiB), and the
-  // files are sparse: Stats() adds groonga.allocated_bytes, the blocks the
-  // files really occupy (what du shows).
+  // Flushes every file of the database (msync), then counts the blocks the
+  // files in groonga.dir occupy (what du shows). Groonga grows its files by
+  // whole segments, so the figure moves in steps, and the files are sparse:
+  // Stats() adds groonga.file_bytes, the sum of their sizes, which is larger.
   std::optional<std::uint64_t> DiskUsageBytes() override {
     if (db_ != nullptr) {
       std::unique_lock lock(rw_);
       grn_obj_flush_recursive(&ctx_, db_);
     }
-    return PathSizeBytes(opts_.dir);
+    return DiskBytes(opts_.dir);
   }
 
   std::vector<std::pair<std::string, std::string>> Stats() override {
@@ -440,7 +426,7 @@ class GroongaStore final : public Store {
     out.emplace_back("groonga.tables", names);
     out.emplace_back("groonga.records", std::to_string(records));
     out.emplace_back("groonga.field_columns", std::to_string(columns));
-    if (auto bytes = AllocatedBytes(opts_.dir)) out.emplace_back("groonga.allocated_bytes", std::to_string(*bytes));
+    if (auto usage = MeasurePath(opts_.dir)) out.emplace_back("groonga.file_bytes", std::to_string(usage->file_bytes));
     return out;
   }
 

@@ -290,7 +290,7 @@ class LevelStore final : public Store {
 
   // The directory as it is: SST files plus the write-ahead log that holds
   // the memtable's contents (see the header comment for why no flush).
-  std::optional<std::uint64_t> DiskUsageBytes() override { return PathSizeBytes(opts_.dir); }
+  std::optional<std::uint64_t> DiskUsageBytes() override { return DiskBytes(opts_.dir); }
 
   std::vector<std::pair<std::string, std::string>> Stats() override {
     std::vector<std::pair<std::string, std::string>> out;

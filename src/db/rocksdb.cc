@@ -474,7 +474,7 @@ class RocksStore final : public Store {
   // directory (SST files, WAL, MANIFEST, OPTIONS, LOG).
   std::optional<std::uint64_t> DiskUsageBytes() override {
     if (db_) FlushAll();
-    return PathSizeBytes(opts_.dir);
+    return DiskBytes(opts_.dir);
   }
 
   // Engine figures, summed over every table's column family, then (with

@@ -379,12 +379,10 @@ class SqliteStore final : public Store {
         Exec(admin_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr);
       }
     }
-    auto db = PathSizeBytes(opts_.path);
+    auto db = DiskBytes(opts_.path);
     if (!db) return std::nullopt;
     std::uint64_t total = *db;
-    for (const char* suffix : {"-wal", "-journal"}) {
-      if (std::filesystem::exists(opts_.path + suffix)) total += PathSizeBytes(opts_.path + suffix).value_or(0);
-    }
+    for (const char* suffix : {"-wal", "-journal"}) total += DiskBytes(opts_.path + suffix).value_or(0);
     return total;
   }
 

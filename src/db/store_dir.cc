@@ -1,5 +1,6 @@
 #include "db/store_dir.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,23 +24,34 @@ void PrepareStoreDir(const std::string& property, const std::string& dir) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0) throw SetupError(what + "not writable: " + std::strerror(errno));
 }
 
-std::optional<std::uint64_t> PathSizeBytes(const std::string& path) {
+namespace {
+void Add(const std::string& file, PathUsage* usage) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  usage->file_bytes += static_cast<std::uint64_t>(st.st_size);
+  usage->allocated_bytes += static_cast<std::uint64_t>(st.st_blocks) * 512;
+}
+}  // namespace
+
+std::optional<PathUsage> MeasurePath(const std::string& path) {
   std::error_code ec;
-  if (fs::is_regular_file(path, ec)) {
-    auto size = fs::file_size(path, ec);
-    if (ec) return std::nullopt;
-    return size;
+  PathUsage usage;
+  if (!fs::is_directory(fs::symlink_status(path, ec))) {
+    if (!fs::exists(fs::symlink_status(path, ec))) return std::nullopt;
+    Add(path, &usage);
+    return usage;
   }
-  std::uint64_t total = 0;
   for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code fec;
-    if (it->is_regular_file(fec)) {
-      auto size = it->file_size(fec);
-      if (!fec) total += size;
-    }
+    Add(it->path().string(), &usage);
   }
   if (ec) return std::nullopt;
-  return total;
+  return usage;
+}
+
+std::optional<std::uint64_t> DiskBytes(const std::string& path) {
+  auto usage = MeasurePath(path);
+  if (!usage) return std::nullopt;
+  return usage->allocated_bytes;
 }
 
 }  // namespace storebench

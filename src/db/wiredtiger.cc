@@ -518,7 +518,7 @@ class WtStore final : public Store {
       std::lock_guard lock(mu_);
       if (admin_ != nullptr) admin_->checkpoint(admin_, nullptr);
     }
-    return PathSizeBytes(opts_.dir);
+    return DiskBytes(opts_.dir);
   }
 
   std::vector<std::pair<std::string, std::string>> Stats() override {
