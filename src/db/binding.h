@@ -128,6 +128,18 @@ class Session {
   virtual Status Delete(std::string_view table, std::string_view key) = 0;
 };
 
+// Runs a session operation's body and turns anything it throws (bad_alloc
+// from a growing buffer, an engine's C++ exception) into Status::Error(), so
+// that operations never throw: `return Guard([&] { ...; return Status::Ok(); });`
+template <typename F>
+inline Status Guard(F&& body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    return Status::Error();
+  }
+}
+
 // What a store can do; checked before a run so that an unsupported
 // operation is reported once, up front, rather than as millions of errors.
 struct Capabilities {

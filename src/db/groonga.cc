@@ -246,16 +246,6 @@ class GroongaLibrary {
   static inline int users_ = 0;
 };
 
-// Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
-template <typename F>
-inline Status Guard(F&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    return Status::Error();
-  }
-}
-
 bool IsOurTableType(const grn_obj* obj) {
   return obj != nullptr &&
          (obj->header.type == GRN_TABLE_PAT_KEY || obj->header.type == GRN_TABLE_HASH_KEY);

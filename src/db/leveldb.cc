@@ -131,16 +131,6 @@ bool IsLockError(const leveldb::Status& s) {
   return msg.rfind("IO error: lock ", 0) == 0 && msg.find("/LOCK") != std::string::npos;
 }
 
-// Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
-template <typename F>
-inline Status Guard(F&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    return Status::Error();
-  }
-}
-
 leveldb::Slice ToSlice(std::string_view s) { return leveldb::Slice(s.data(), s.size()); }
 std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
 

@@ -115,16 +115,6 @@ LmdbOptions ParseOptions(const Properties& props) {
   return o;
 }
 
-// Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
-template <typename F>
-inline Status Guard(F&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    return Status::Error();
-  }
-}
-
 MDB_val Val(std::string_view s) { return MDB_val{s.size(), const_cast<char*>(s.data())}; }
 std::string_view View(const MDB_val& v) {
   return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);

@@ -208,16 +208,6 @@ rocksdb::Options BuildOptions(const RocksOptions& o) {
   return options;
 }
 
-// Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
-template <typename F>
-inline Status Guard(F&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    return Status::Error();
-  }
-}
-
 class RocksStore;
 
 // One column family per table, created on first write and found again on

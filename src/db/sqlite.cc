@@ -184,16 +184,6 @@ std::string Quote(std::string_view id) {
 
 // ---- SQLite helpers --------------------------------------------------------
 
-// Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
-template <typename F>
-inline Status Guard(F&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    return Status::Error();
-  }
-}
-
 Status FromCode(int rc) {
   switch (rc & 0xff) {
     case SQLITE_OK:

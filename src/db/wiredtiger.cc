@@ -220,16 +220,6 @@ class Backoff {
   std::chrono::steady_clock::time_point start_;
 };
 
-// Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
-template <typename F>
-inline Status Guard(F&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    return Status::Error();
-  }
-}
-
 WT_ITEM Item(std::string_view s) {
   WT_ITEM item{};
   item.data = s.data();
