@@ -114,6 +114,45 @@ TEST_F(CliTest, BadInputIsOneLineAndExitTwo) {
   ExpectConfigError(Run({"load", "rocksdb", "-p", "rocksdb.dir=file/sub"}), {"file/sub"});
 }
 
+TEST_F(CliTest, EveryEmbeddedBindingIsListedWithItsProperties) {
+  Exec l = Run({"list"});
+  ASSERT_EQ(l.code, 0) << l.err;
+  for (const char* s : {"leveldb", "leveldb.bloom_bits", "lmdb", "lmdb.mapsize", "sqlite", "sqlite.synchronous",
+                        "wiredtiger", "wiredtiger.cache_size", "groonga", "groonga.table_type"}) {
+    EXPECT_NE(l.out.find(s), std::string::npos) << s;
+  }
+}
+
+TEST_F(CliTest, EmbeddedBindingsRejectBadPropertiesInOneLine) {
+  const std::string wl = Workload("workloada");
+  ExpectConfigError(Run({"load", "leveldb", "-P", wl, "-p", "leveldb.bloom_bit=10"}),
+                    {"unknown property 'leveldb.bloom_bit'", "leveldb.bloom_bits"});
+  ExpectConfigError(Run({"load", "lmdb", "-P", wl, "-p", "lmdb.mapsize=huge"}), {"lmdb.mapsize", "huge"});
+  ExpectConfigError(Run({"load", "sqlite", "-P", wl, "-p", "sqlite.synchronous=sometimes"}),
+                    {"sqlite.synchronous", "sometimes"});
+  ExpectConfigError(Run({"load", "wiredtiger", "-P", wl, "-p", "wiredtiger.block_compressor=lzma"}),
+                    {"wiredtiger.block_compressor", "lzma"});
+  ExpectConfigError(Run({"load", "groonga", "-P", wl, "-p", "groonga.table_type=btree"}),
+                    {"groonga.table_type", "btree"});
+  EXPECT_FALSE(fs::exists(dir_ / "storebench-data")) << "nothing created before the properties were checked";
+}
+
+TEST_F(CliTest, AHashLayoutRefusesAScanWorkloadBeforeTheRun) {
+  // Loading works (no scans); running workload E (95% scans) is refused in
+  // one line that says why, before any operation.
+  const std::vector<std::string> hash = {"-P", Workload("workloade"), "-p", "recordcount=100",
+                                         "-p", "groonga.table_type=hash"};
+  auto with = [&](std::vector<std::string> args) {
+    args.insert(args.end(), hash.begin(), hash.end());
+    return args;
+  };
+  Exec load = Run(with({"load", "groonga"}));
+  ASSERT_EQ(load.code, 0) << load.err;
+  Exec run = Run(with({"run", "groonga"}));
+  ExpectConfigError(run, {"binding 'groonga' cannot scan", "groonga.table_type=hash keeps no key order",
+                          "scanproportion = 0.95"});
+}
+
 TEST_F(CliTest, OutputParsesAsYcsbAndJsonIsOneDocument) {
   Exec r = Run({"bench", "memory", "-P", Workload("workloada"), "-p", "recordcount=500", "-p", "operationcount=3000",
                 "-threads", "2", "--json", "r.json"});
