@@ -8,7 +8,6 @@
 // grn_init/grn_fin around its stores, and so does RawDb here).
 #include <groonga.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <atomic>
 #include <filesystem>
@@ -20,6 +19,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/binding_test_util.h"
 #include "db/registry.h"
 
 namespace storebench {
@@ -50,57 +50,21 @@ class RawDb {
   grn_obj* db_ = nullptr;
 };
 
-class GroongaTest : public ::testing::Test {
+class GroongaTest : public test_util::BindingTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "storebench-groonga-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
+  GroongaTest() : BindingTest("groonga") {}
 
-  std::string Dir(const std::string& sub = "db") const { return root_ + "/" + sub; }
-  Properties Props(const std::string& sub = "db") const {
-    Properties p;
-    p.Set("groonga.dir", Dir(sub));
-    return p;
-  }
-  static std::unique_ptr<Store> Open(const Properties& p) { return FindBinding("groonga").open(p, OpenContext{}); }
+  // Records of several fields, and reads of whole records.
+  using BindingTest::Put;
   static Status Put(Store* store, const std::string& key, const std::vector<Field>& fields,
                     std::string_view table = "usertable") {
     auto s = store->NewSession(0);
     return s->Insert(table, key, fields);
   }
-  static Status Put(Store* store, const std::string& key, const std::string& value) {
-    return Put(store, key, std::vector<Field>{{"field0", value}});
-  }
   static Status Get(Store* store, const std::string& key, RecordSet* rs, std::string_view table = "usertable") {
     auto s = store->NewSession(0);
     return s->Read(table, key, FieldSelector{}, rs);
   }
-  static std::map<std::string, std::string> StatsOf(Store* store) {
-    std::map<std::string, std::string> m;
-    for (auto& [k, v] : store->Stats()) m[k] = v;
-    return m;
-  }
-  template <typename E>
-  static std::string MessageOf(const Properties& p) {
-    try {
-      auto store = Open(p);
-    } catch (const E& e) {
-      return e.what();
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "wrong exception type: " << e.what();
-      return "";
-    }
-    ADD_FAILURE() << "no exception";
-    return "";
-  }
-
-  std::string root_;
 };
 
 TEST_F(GroongaTest, CreatesTheDatabaseInMissingParentDirectories) {

@@ -3,7 +3,6 @@
 // Stats. (The operation semantics are covered by conformance_test.cc.)
 #include <gtest/gtest.h>
 #include <lmdb.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/binding_test_util.h"
 #include "db/registry.h"
 
 namespace storebench {
@@ -26,62 +26,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class LmdbTest : public ::testing::Test {
+class LmdbTest : public test_util::BindingTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "storebench-lmdb-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
+  LmdbTest() : BindingTest("lmdb") {}
 
-  Properties Props(const std::string& sub = "db") const {
-    Properties p;
-    p.Set("lmdb.dir", root_ + "/" + sub);
-    return p;
-  }
-  static std::unique_ptr<Store> Open(const Properties& p, int threads = 1) {
+  using BindingTest::Open;
+  // Opened for `threads` threads (OpenContext::thread_count).
+  static std::unique_ptr<Store> Open(const Properties& p, int threads) {
     OpenContext ctx;
     ctx.thread_count = threads;
     return FindBinding("lmdb").open(p, ctx);
   }
-  static Status Put(Session* s, const std::string& key, const std::string& value,
-                    const std::string& table = "usertable") {
-    Field f{"field0", value};
-    return s->Insert(table, key, std::span<const Field>(&f, 1));
-  }
-  static Status Put(Store* store, const std::string& key, const std::string& value) {
-    return Put(store->NewSession(0).get(), key, value);
-  }
-  static Status Get(Store* store, const std::string& key, std::string* value = nullptr) {
-    auto s = store->NewSession(0);
-    RecordSet rs;
-    Status st = s->Read("usertable", key, FieldSelector{}, &rs);
-    if (st.ok() && value != nullptr) *value = std::string(rs.Find(0, "field0").value_or("<missing>"));
-    return st;
-  }
-  static std::map<std::string, std::string> StatsOf(Store* store) {
-    auto v = store->Stats();
-    return {v.begin(), v.end()};
-  }
-  template <typename E>
-  static std::string MessageOf(const Properties& p) {
-    try {
-      auto store = Open(p);
-    } catch (const E& e) {
-      return e.what();
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "wrong exception type: " << e.what();
-      return "";
-    }
-    ADD_FAILURE() << "no exception";
-    return "";
-  }
-
-  std::string root_;
 };
 
 TEST_F(LmdbTest, CreatesMissingParentDirectoriesAndTheEnvironmentFiles) {

@@ -2,10 +2,6 @@
 // (The operation semantics are covered by conformance_test.cc.)
 #include <gtest/gtest.h>
 #include <rocksdb/convenience.h>
-#include <fcntl.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -18,6 +14,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/binding_test_util.h"
 #include "db/registry.h"
 
 namespace storebench {
@@ -25,53 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class RocksDbTest : public ::testing::Test {
+class RocksDbTest : public test_util::BindingTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "storebench-rocksdb-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-
-  Properties Props(const std::string& sub = "db") const {
-    Properties p;
-    p.Set("rocksdb.dir", root_ + "/" + sub);
-    return p;
-  }
-  static std::unique_ptr<Store> Open(const Properties& p) {
-    return FindBinding("rocksdb").open(p, OpenContext{});
-  }
-  static Status Put(Store* store, const std::string& key, const std::string& value) {
-    auto s = store->NewSession(0);
-    Field f{"field0", value};
-    return s->Insert("usertable", key, std::span<const Field>(&f, 1));
-  }
-  static Status Get(Store* store, const std::string& key, std::string* value = nullptr) {
-    auto s = store->NewSession(0);
-    RecordSet rs;
-    Status st = s->Read("usertable", key, FieldSelector{}, &rs);
-    if (st.ok() && value != nullptr) *value = std::string(rs.Find(0, "field0").value_or("<missing>"));
-    return st;
-  }
-  template <typename E>
-  static std::string MessageOf(const Properties& p) {
-    try {
-      auto store = Open(p);
-    } catch (const E& e) {
-      return e.what();
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "wrong exception type: " << e.what();
-      return "";
-    }
-    ADD_FAILURE() << "no exception";
-    return "";
-  }
-
-  std::string root_;
+  RocksDbTest() : BindingTest("rocksdb") {}
 };
 
 TEST_F(RocksDbTest, CreatesMissingParentDirectories) {
@@ -176,42 +129,13 @@ TEST_F(RocksDbTest, OpeningTheSameDirTwiceIsASetupErrorAboutTheLock) {
 
 TEST_F(RocksDbTest, DatabaseLockedByAnotherProcessIsASetupError) {
   fs::create_directories(root_ + "/db");
-  const std::string lock_path = root_ + "/db/LOCK";
-  int ready[2], release[2];
-  ASSERT_EQ(pipe(ready), 0);
-  ASSERT_EQ(pipe(release), 0);
-  pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    // Only async-signal-safe calls here: take the POSIX lock RocksDB uses,
-    // report, and hold it until the parent closes the release pipe (or
-    // 30 s pass, so a failing parent cannot leave it behind).
-    close(release[1]);
-    close(ready[0]);
-    alarm(30);
-    int fd = open(lock_path.c_str(), O_RDWR | O_CREAT, 0644);
-    struct flock fl = {};
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    char ok = (fd >= 0 && fcntl(fd, F_SETLK, &fl) == 0) ? '1' : '0';
-    if (write(ready[1], &ok, 1) != 1) _exit(2);
-    char c;
-    while (read(release[0], &c, 1) > 0) {
-    }
-    _exit(0);
-  }
-  close(ready[1]);
-  close(release[0]);
-  char ok = 0;
-  ASSERT_EQ(read(ready[0], &ok, 1), 1);
-  ASSERT_EQ(ok, '1') << "child could not take the lock";
+  // The POSIX lock RocksDB uses.
+  test_util::LockHeldByChild other;
+  ASSERT_NO_FATAL_FAILURE(other.Hold(root_ + "/db/LOCK", test_util::LockKind::kFcntlWrite));
   std::string msg = MessageOf<SetupError>(Props());
   EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
   EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
-  close(release[1]);
-  close(ready[0]);
-  int wstatus = 0;
-  waitpid(child, &wstatus, 0);
+  other.Release();
   auto store = Open(Props());  // free again once the other process is gone
   EXPECT_EQ(Put(store.get(), "k", "v"), Status::Ok());
 }

@@ -3,7 +3,6 @@
 // stores, DiskUsageBytes and Stats. (Operation semantics: conformance_test.cc.)
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <stdlib.h>
 
 #include <atomic>
 #include <chrono>
@@ -16,6 +15,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/binding_test_util.h"
 #include "db/registry.h"
 
 namespace storebench {
@@ -34,25 +34,11 @@ Owned FieldsOf(const RecordSet& rs, std::size_t r) {
   return out;
 }
 
-class SqliteTest : public ::testing::Test {
+class SqliteTest : public test_util::BindingTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "storebench-sqlite-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
+  SqliteTest() : BindingTest("sqlite") {}
 
-  Properties Props(const std::string& sub = "db") const {
-    Properties p;
-    p.Set("sqlite.dir", root_ + "/" + sub);
-    return p;
-  }
   std::string DbPath(const std::string& sub = "db") const { return root_ + "/" + sub + "/storebench.db"; }
-  static std::unique_ptr<Store> Open(const Properties& p) { return FindBinding("sqlite").open(p, OpenContext{}); }
   static Status Insert(Session* s, const std::string& key, const Owned& rec, const std::string& table = "usertable") {
     std::vector<Field> v;
     for (const auto& [n, val] : rec) v.push_back({n, val});
@@ -62,24 +48,6 @@ class SqliteTest : public ::testing::Test {
     std::vector<Field> v;
     for (const auto& [n, val] : rec) v.push_back({n, val});
     return s->Update("usertable", key, v);
-  }
-  static std::map<std::string, std::string> StatsOf(Store* store) {
-    std::map<std::string, std::string> m;
-    for (const auto& [k, v] : store->Stats()) m[k] = v;
-    return m;
-  }
-  template <typename E>
-  static std::string MessageOf(const Properties& p) {
-    try {
-      auto store = Open(p);
-    } catch (const E& e) {
-      return e.what();
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "wrong exception type: " << e.what();
-      return "";
-    }
-    ADD_FAILURE() << "no exception";
-    return "";
   }
 
   // A raw connection to the database file, to look at what the binding wrote.
@@ -102,8 +70,6 @@ class SqliteTest : public ::testing::Test {
     }
     sqlite3* db = nullptr;
   };
-
-  std::string root_;
 };
 
 TEST_F(SqliteTest, TableHasYcsbJdbcSchemaWithFieldcountColumns) {

@@ -2,10 +2,6 @@
 // (compression, log, checkpoints, statistics, raw config), transactional
 // updates, DiskUsageBytes and Stats. (Operation semantics: conformance_test.cc.)
 #include <gtest/gtest.h>
-#include <fcntl.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -19,6 +15,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/binding_test_util.h"
 #include "db/registry.h"
 
 namespace storebench {
@@ -26,60 +23,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class WiredTigerTest : public ::testing::Test {
+class WiredTigerTest : public test_util::BindingTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "storebench-wiredtiger-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
+  WiredTigerTest() : BindingTest("wiredtiger") {}
 
-  Properties Props(const std::string& sub = "db") const {
-    Properties p;
-    p.Set("wiredtiger.dir", root_ + "/" + sub);
-    return p;
-  }
-  static std::unique_ptr<Store> Open(const Properties& p) { return FindBinding("wiredtiger").open(p, OpenContext{}); }
-  static Status Put(Session* s, const std::string& key, const std::string& value, const std::string& table = "usertable") {
-    Field f{"field0", value};
-    return s->Insert(table, key, std::span<const Field>(&f, 1));
-  }
-  static Status Get(Session* s, const std::string& key, std::string* value = nullptr) {
-    RecordSet rs;
-    Status st = s->Read("usertable", key, FieldSelector{}, &rs);
-    if (st.ok() && value != nullptr) *value = std::string(rs.Find(0, "field0").value_or("<missing>"));
-    return st;
-  }
-  static std::map<std::string, std::string> StatsOf(Store* store) {
-    std::map<std::string, std::string> m;
-    for (const auto& [k, v] : store->Stats()) m[k] = v;
-    return m;
-  }
-  template <typename E>
-  static std::string MessageOf(const Properties& p) {
-    try {
-      auto store = Open(p);
-    } catch (const E& e) {
-      return e.what();
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "wrong exception type: " << e.what();
-      return "";
-    }
-    ADD_FAILURE() << "no exception";
-    return "";
-  }
   bool HasFileStartingWith(const std::string& sub, const std::string& prefix) const {
     for (const auto& e : fs::directory_iterator(root_ + "/" + sub)) {
       if (e.path().filename().string().rfind(prefix, 0) == 0) return true;
     }
     return false;
   }
-
-  std::string root_;
 };
 
 TEST_F(WiredTigerTest, CreatesMissingParentDirectoriesAndATablePerYcsbTable) {
@@ -133,41 +86,13 @@ TEST_F(WiredTigerTest, DatabaseLockedByAnotherProcessIsASetupError) {
     auto store = Open(Props());  // a database, closed again
     store->Close();
   }
-  const std::string lock_path = root_ + "/db/WiredTiger.lock";
-  int ready[2], release[2];
-  ASSERT_EQ(pipe(ready), 0);
-  ASSERT_EQ(pipe(release), 0);
-  pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    // Async-signal-safe only: take the POSIX lock WiredTiger uses on its
-    // lock file and hold it until the parent closes the pipe (or 30 s pass).
-    close(release[1]);
-    close(ready[0]);
-    alarm(30);
-    int fd = open(lock_path.c_str(), O_RDWR | O_CREAT, 0644);
-    struct flock fl = {};
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    char ok = (fd >= 0 && fcntl(fd, F_SETLK, &fl) == 0) ? '1' : '0';
-    if (write(ready[1], &ok, 1) != 1) _exit(2);
-    char c;
-    while (read(release[0], &c, 1) > 0) {
-    }
-    _exit(0);
-  }
-  close(ready[1]);
-  close(release[0]);
-  char ok = 0;
-  ASSERT_EQ(read(ready[0], &ok, 1), 1);
-  ASSERT_EQ(ok, '1') << "child could not take the lock";
+  // The POSIX lock WiredTiger uses on its lock file.
+  test_util::LockHeldByChild other;
+  ASSERT_NO_FATAL_FAILURE(other.Hold(root_ + "/db/WiredTiger.lock", test_util::LockKind::kFcntlWrite));
   std::string msg = MessageOf<SetupError>(Props());
   EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
   EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
-  close(release[1]);
-  close(ready[0]);
-  int wstatus = 0;
-  waitpid(child, &wstatus, 0);
+  other.Release();
   auto store = Open(Props());  // free again once the other process is gone
   auto s = store->NewSession(0);
   EXPECT_EQ(Put(s.get(), "k", "v"), Status::Ok());
