@@ -374,7 +374,8 @@ class KcStore final : public Store {
     return PathSizeBytes(opts_.dir);
   }
 
-  // Summed over the tables: records and file bytes (KC's count() and size()).
+  // Summed over the tables: records and file bytes (KC's count() and size());
+  // then each table's bnum, msiz, pccap (tree) and opts.
   std::vector<std::pair<std::string, std::string>> Stats() override {
     std::vector<std::pair<std::string, std::string>> out;
     out.emplace_back("kyotocabinet.version", kc::VERSION);
@@ -391,6 +392,16 @@ class KcStore final : public Store {
     out.emplace_back("kyotocabinet.count", std::to_string(count));
     out.emplace_back("kyotocabinet.size", std::to_string(size));
     out.emplace_back("kyotocabinet.compress", opts_.compress);
+    // Each table's tuning as KC reports it: for a file that existed before,
+    // bnum and opts are what it was created with, whatever the properties say.
+    for (Table* t : All()) {
+      std::map<std::string, std::string> status;
+      if (!t->db->status(&status)) continue;
+      for (const char* k : {"bnum", "msiz", "pccap", "opts"}) {
+        auto it = status.find(k);
+        if (it != status.end()) out.emplace_back("kyotocabinet." + t->name + "." + k, it->second);
+      }
+    }
     return out;
   }
 
@@ -491,7 +502,10 @@ class KcStore final : public Store {
     for (const std::string& name : names) {
       std::string why;
       std::unique_ptr<Table> t = OpenTable(name, &why);
-      if (!t) throw SetupError("kyotocabinet.dir '" + opts_.dir + "': " + name + opts_.extension() + ": " + why);
+      if (!t) {
+        throw SetupError("kyotocabinet.dir '" + opts_.dir + "': table file '" +
+                         (fs::path(opts_.dir) / (name + opts_.extension())).string() + "': " + why);
+      }
       if (opts_.destroy && !t->db->clear()) {
         throw SetupError("kyotocabinet.dir '" + opts_.dir + "': cannot clear " + t->path +
                          " (kyotocabinet.destroy=true): " + ErrorText(t->db.get()));
