@@ -168,16 +168,6 @@ KcOptions ParseOptions(const Properties& props) {
   return o;
 }
 
-// Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
-template <typename F>
-inline Status Guard(F&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    return Status::Error();
-  }
-}
-
 std::string ErrorText(kc::BasicDB* db) {
   kc::BasicDB::Error e = db->error();
   return std::string(e.name()) + ": " + e.message();
@@ -371,7 +361,7 @@ class KcStore final : public Store {
   // fsync), then sums the sizes of the files in the directory.
   std::optional<std::uint64_t> DiskUsageBytes() override {
     for (Table* t : All()) t->db->synchronize(false);
-    return PathSizeBytes(opts_.dir);
+    return DiskBytes(opts_.dir);
   }
 
   // Summed over the tables: records and file bytes (KC's count() and size());

@@ -191,16 +191,6 @@ TcOptions ParseOptions(const Properties& props) {
   return o;
 }
 
-// Runs an operation body; anything thrown (bad_alloc) becomes ERROR.
-template <typename F>
-inline Status Guard(F&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    return Status::Error();
-  }
-}
-
 // A table name that is safe as a file name inside the directory.
 bool ValidTableName(std::string_view t) {
   if (t.empty() || t.size() > 200 || t[0] == '.') return false;
@@ -437,7 +427,7 @@ class TcStore final : public Store {
   // tchdbsync, which also fsyncs), then sums the sizes of the files.
   std::optional<std::uint64_t> DiskUsageBytes() override {
     for (Table* t : All()) t->Sync();
-    return PathSizeBytes(opts_.dir);
+    return DiskBytes(opts_.dir);
   }
 
   // Summed over the tables: records (rnum) and file bytes (fsiz); then each
