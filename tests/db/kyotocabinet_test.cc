@@ -2,12 +2,9 @@
 // setup errors (locks, bad files), atomic updates, Stats.
 // (The operation semantics are covered by conformance_test.cc.)
 #include <gtest/gtest.h>
-#include <fcntl.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,6 +14,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/binding_test_util.h"
 #include "db/registry.h"
 #include "db/store_dir.h"
 
@@ -25,57 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class KyotoCabinetTest : public ::testing::Test {
+class KyotoCabinetTest : public test_util::BindingTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "storebench-kyotocabinet-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-
-  Properties Props(const std::string& sub = "db") const {
-    Properties p;
-    p.Set("kyotocabinet.dir", root_ + "/" + sub);
-    return p;
-  }
-  static std::unique_ptr<Store> Open(const Properties& p) { return FindBinding("kyotocabinet").open(p, OpenContext{}); }
-  static Status Put(Store* store, const std::string& key, const std::string& value,
-                    const std::string& table = "usertable") {
-    auto s = store->NewSession(0);
-    Field f{"field0", value};
-    return s->Insert(table, key, std::span<const Field>(&f, 1));
-  }
-  static Status Get(Store* store, const std::string& key, std::string* value = nullptr,
-                    const std::string& table = "usertable") {
-    auto s = store->NewSession(0);
-    RecordSet rs;
-    Status st = s->Read(table, key, FieldSelector{}, &rs);
-    if (st.ok() && value != nullptr) *value = std::string(rs.Find(0, "field0").value_or("<missing>"));
-    return st;
-  }
-  static std::map<std::string, std::string> StatsOf(Store* store) {
-    auto v = store->Stats();
-    return {v.begin(), v.end()};
-  }
-  template <typename E>
-  static std::string MessageOf(const Properties& p) {
-    try {
-      auto store = Open(p);
-    } catch (const E& e) {
-      return e.what();
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "wrong exception type: " << e.what();
-      return "";
-    }
-    ADD_FAILURE() << "no exception";
-    return "";
-  }
-
-  std::string root_;
+  KyotoCabinetTest() : BindingTest("kyotocabinet") {}
 };
 
 TEST_F(KyotoCabinetTest, TreeIsTheDefaultOneFilePerTableCreatedOnFirstInsert) {
@@ -245,42 +195,17 @@ TEST_F(KyotoCabinetTest, TableFileLockedByAnotherProcessIsASetupErrorAtOnce) {
     store->Close();
   }
   const std::string path = root_ + "/db/usertable.kct";
-  int ready[2], release[2];
-  ASSERT_EQ(pipe(ready), 0);
-  ASSERT_EQ(pipe(release), 0);
-  pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    // Only async-signal-safe calls: take the fcntl write lock KC takes on
-    // the whole file, report, and hold it until released (or 30 s pass).
-    close(release[1]);
-    close(ready[0]);
-    alarm(30);
-    int fd = open(path.c_str(), O_RDWR);
-    struct flock fl = {};
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    char ok = (fd >= 0 && fcntl(fd, F_SETLK, &fl) == 0) ? '1' : '0';
-    if (write(ready[1], &ok, 1) != 1) _exit(2);
-    char c;
-    while (read(release[0], &c, 1) > 0) {
-    }
-    _exit(0);
-  }
-  close(ready[1]);
-  close(release[0]);
-  char ok = 0;
-  ASSERT_EQ(read(ready[0], &ok, 1), 1);
-  ASSERT_EQ(ok, '1') << "child could not take the lock";
+  // The store made the file (LockHeldByChild would create a missing one).
+  ASSERT_TRUE(fs::is_regular_file(path));
+  // The fcntl write lock KC takes on the whole file.
+  test_util::LockHeldByChild other;
+  ASSERT_NO_FATAL_FAILURE(other.Hold(path, test_util::LockKind::kFcntlWrite));
   auto start = std::chrono::steady_clock::now();
   std::string msg = MessageOf<SetupError>(Props());
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5)) << "OTRYLOCK: no waiting";
   EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
   EXPECT_NE(msg.find("usertable.kct"), std::string::npos) << msg;
-  close(release[1]);
-  close(ready[0]);
-  int wstatus = 0;
-  waitpid(child, &wstatus, 0);
+  other.Release();
   auto store = Open(Props());  // free again once the other process is gone
   EXPECT_EQ(Get(store.get(), "k"), Status::Ok());
 }
