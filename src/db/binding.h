@@ -147,6 +147,10 @@ struct Capabilities {
   std::string why_no_scan;  // when !scan, a few words for the user, e.g. "kyotocabinet.type=hash keeps no key order"
   bool persistent = false;  // data survives the process (load then run in two processes)
   bool stores_data = true;  // false for `null`: nothing to preload before a run
+  // Update is atomic against a concurrent update of the same record: two
+  // threads setting different fields of one record never lose either field.
+  // False for a plain read-merge-write (YCSB's RocksDB/LevelDB bindings).
+  bool atomic_update = false;
 };
 
 // The shared engine handle: opened once per process, thread-safe.

@@ -373,6 +373,7 @@ class GroongaStore final : public Store {
                                  : "the tables in groonga.dir are hash tables (groonga.table_type=hash), without key order";
     }
     c.persistent = true;
+    c.atomic_update = true;  // every write holds the store-wide lock exclusively
     return c;
   }
 

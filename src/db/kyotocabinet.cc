@@ -354,6 +354,7 @@ class KcStore final : public Store {
     c.scan = opts_.type == KcType::kTree;
     if (!c.scan) c.why_no_scan = "kyotocabinet.type=hash keeps no key order";
     c.persistent = true;
+    c.atomic_update = true;  // the merge runs in a visitor, under the record lock
     return c;
   }
 

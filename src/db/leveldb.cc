@@ -275,6 +275,7 @@ class LevelStore final : public Store {
     Capabilities c;
     c.scan = true;
     c.persistent = true;
+    c.atomic_update = false;  // read-merge-write, as YCSB's binding
     return c;
   }
 

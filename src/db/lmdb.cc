@@ -230,6 +230,7 @@ class LmdbStore final : public Store {
     Capabilities c;
     c.scan = true;
     c.persistent = true;
+    c.atomic_update = true;  // get + merge + put in one write transaction
     return c;
   }
 

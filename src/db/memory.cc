@@ -226,6 +226,7 @@ class MemoryStore final : public Store {
     Capabilities c;
     c.scan = true;
     c.persistent = false;
+    c.atomic_update = true;  // under the shard lock, held exclusively
     return c;
   }
   std::vector<std::pair<std::string, std::string>> Stats() override {

@@ -456,6 +456,7 @@ class RocksStore final : public Store {
     Capabilities c;
     c.scan = true;
     c.persistent = true;
+    c.atomic_update = opts_.transactiondb;  // GetForUpdate + Put + Commit; else read-merge-write
     return c;
   }
 

@@ -355,6 +355,7 @@ class SqliteStore final : public Store {
     Capabilities c;
     c.scan = true;
     c.persistent = true;
+    c.atomic_update = true;  // one UPDATE statement
     return c;
   }
 

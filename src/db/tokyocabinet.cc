@@ -420,6 +420,7 @@ class TcStore final : public Store {
     c.scan = opts_.type == TcType::kBtree;
     if (!c.scan) c.why_no_scan = "tokyocabinet.type=hash keeps no key order";
     c.persistent = true;
+    c.atomic_update = true;  // the merge runs in putproc, under the record lock
     return c;
   }
 

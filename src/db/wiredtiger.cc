@@ -497,6 +497,7 @@ class WtStore final : public Store {
     Capabilities c;
     c.scan = true;
     c.persistent = true;
+    c.atomic_update = true;  // a snapshot transaction, retried on conflict
     return c;
   }
 

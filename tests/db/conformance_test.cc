@@ -30,6 +30,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/binding_test_util.h"
 #include "db/registry.h"
 
 namespace storebench {
@@ -371,6 +372,15 @@ TEST_P(ConformanceTest, ConcurrentSessionsOnDisjointKeys) {
     ASSERT_EQ(session_->Scan(kTable, "", 10000, FieldSelector{}, &out_), Status::Ok());
     EXPECT_EQ(out_.record_count(), static_cast<std::size_t>(kThreads * kKeys));
   }
+}
+
+// A binding that declares atomic updates keeps every field when several
+// threads update different fields of one record at once; one that does not
+// (a plain read-merge-write) is not held to it.
+TEST_P(ConformanceTest, DeclaredAtomicUpdatesLoseNoField) {
+  if (!store_->capabilities().atomic_update) GTEST_SKIP() << binding().name << " does not declare atomic updates";
+  // Repeated so that a lost update would show whatever the scheduling.
+  for (int round = 0; round < 5; ++round) EXPECT_EQ(test_util::LostUpdates(store_.get(), 2000), 0) << "round " << round;
 }
 
 TEST_P(ConformanceTest, PersistentBindingKeepsDataAcrossReopen) {

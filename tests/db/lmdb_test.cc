@@ -339,44 +339,6 @@ TEST_F(LmdbTest, DiskUsageIsThePagesInUseAndStatsDescribeTheTree) {
   EXPECT_LE(*bytes, std::stoull(stats["lmdb.file_size"])) << "the file holds every page in use";
 }
 
-// Four threads update different fields of one record at once. LMDB's
-// update is get + merge + put in one write transaction, and write
-// transactions are serialized, so no field is ever lost (the same check
-// finds lost updates in the plain rocksdb binding: rocksdb_test.cc).
-TEST_F(LmdbTest, ConcurrentUpdatesOfOneRecordAreAtomic) {
-  constexpr int kThreads = 4, kUpdates = 500;
-  auto store = Open(Props(), kThreads);
-  {
-    auto s = store->NewSession(0);
-    std::vector<std::string> names;
-    for (int t = 0; t < kThreads; ++t) names.push_back("field" + std::to_string(t));
-    std::vector<Field> init;
-    for (const auto& n : names) init.push_back({n, "0"});
-    ASSERT_EQ(s->Insert("usertable", "hot", init), Status::Ok());
-  }
-  std::atomic<int> errors{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      auto s = store->NewSession(t);
-      const std::string name = "field" + std::to_string(t);
-      for (int i = 1; i <= kUpdates; ++i) {
-        const std::string value = std::to_string(i);
-        Field f{name, value};
-        if (s->Update("usertable", "hot", std::span<const Field>(&f, 1)) != Status::Ok()) ++errors;
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  EXPECT_EQ(errors.load(), 0);
-  auto s = store->NewSession(0);
-  RecordSet rs;
-  ASSERT_EQ(s->Read("usertable", "hot", FieldSelector{}, &rs), Status::Ok());
-  for (int t = 0; t < kThreads; ++t) {
-    EXPECT_EQ(rs.Find(0, "field" + std::to_string(t)).value_or(""), std::to_string(kUpdates)) << t;
-  }
-}
-
 TEST_F(LmdbTest, CloseIsIdempotentAndTheDataSurvives) {
   auto store = Open(Props());
   ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());

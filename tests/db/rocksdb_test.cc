@@ -268,51 +268,13 @@ TEST_F(RocksDbTest, EachTableIsAColumnFamilyKeptAcrossReopen) {
   EXPECT_EQ(s->Read("usertable", "user1", FieldSelector{}, &rs), Status::Ok());  // untouched
 }
 
-// Four threads update different fields of the same record at once. Each
-// update is read-modify-write, so without a transaction one thread's write
-// can overwrite another's field with the stale value it read.
-int LostUpdates(Store* store, int per_thread) {
-  constexpr int kThreads = 4;
-  {
-    auto s = store->NewSession(0);
-    std::vector<Field> init;
-    const std::string zero = "0";
-    std::string names[kThreads];
-    for (int t = 0; t < kThreads; ++t) names[t] = "field" + std::to_string(t);
-    for (int t = 0; t < kThreads; ++t) init.push_back({names[t], zero});
-    if (s->Insert("usertable", "hot", init) != Status::Ok()) return -1;
-  }
-  std::atomic<int> errors{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      auto s = store->NewSession(t);
-      const std::string name = "field" + std::to_string(t);
-      for (int i = 1; i <= per_thread; ++i) {
-        const std::string value = std::to_string(i);
-        Field f{name, value};
-        if (s->Update("usertable", "hot", std::span<const Field>(&f, 1)) != Status::Ok()) ++errors;
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  if (errors.load() != 0) return -errors.load();
-  auto s = store->NewSession(0);
-  RecordSet rs;
-  if (s->Read("usertable", "hot", FieldSelector{}, &rs) != Status::Ok()) return -1;
-  int lost = 0;
-  for (int t = 0; t < kThreads; ++t) {
-    if (rs.Find(0, "field" + std::to_string(t)).value_or("") != std::to_string(per_thread)) ++lost;
-  }
-  return lost;
-}
-
 TEST_F(RocksDbTest, TransactionDbMakesConcurrentUpdatesOfOneRecordAtomic) {
   Properties p = Props();
   p.Set("rocksdb.transactiondb", "true");
   auto store = Open(p);
+  EXPECT_TRUE(store->capabilities().atomic_update);
   // Repeated so that a lost update would show whatever the scheduling.
-  for (int round = 0; round < 5; ++round) EXPECT_EQ(LostUpdates(store.get(), 2000), 0) << "round " << round;
+  for (int round = 0; round < 5; ++round) EXPECT_EQ(test_util::LostUpdates(store.get(), 2000), 0) << "round " << round;
   auto stats = store->Stats();
   std::map<std::string, std::string> m(stats.begin(), stats.end());
   EXPECT_EQ(m["rocksdb.transactiondb"], "true");
@@ -328,9 +290,10 @@ TEST_F(RocksDbTest, WithoutTransactionDbTheLostUpdateCheckFails) {
   // lost fields show up within a few rounds (10 of 20 fields in 5 rounds
   // when measured). Up to 20 rounds, stopping at the first loss.
   auto store = Open(Props());
+  EXPECT_FALSE(store->capabilities().atomic_update);
   int lost = 0;
   for (int round = 0; round < 20 && lost == 0; ++round) {
-    int r = LostUpdates(store.get(), 2000);
+    int r = test_util::LostUpdates(store.get(), 2000);
     ASSERT_GE(r, 0) << "an update failed";
     lost += r;
   }

@@ -302,34 +302,6 @@ TEST_F(SqliteTest, EachTableIsAnSqlTableCreatedOnFirstWrite) {
   EXPECT_EQ(m["sqlite.usertable.field_columns"], "10");
 }
 
-// Four threads update different fields of the same record: each update is
-// one UPDATE statement, so none is lost.
-TEST_F(SqliteTest, ConcurrentUpdatesOfOneRecordLoseNothing) {
-  auto store = Open(Props());
-  {
-    auto s = store->NewSession(0);
-    ASSERT_EQ(Insert(s.get(), "hot", {{"field0", "0"}, {"field1", "0"}, {"field2", "0"}, {"field3", "0"}}),
-              Status::Ok());
-  }
-  constexpr int kPerThread = 300;
-  std::atomic<int> errors{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      auto s = store->NewSession(t);
-      for (int i = 1; i <= kPerThread; ++i) {
-        if (Update(s.get(), "hot", {{"field" + std::to_string(t), std::to_string(i)}}) != Status::Ok()) ++errors;
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  EXPECT_EQ(errors.load(), 0);
-  auto s = store->NewSession(0);
-  RecordSet rs;
-  ASSERT_EQ(s->Read("usertable", "hot", FieldSelector{}, &rs), Status::Ok());
-  for (int t = 0; t < 4; ++t) EXPECT_EQ(rs.Find(0, "field" + std::to_string(t)).value_or(""), "300") << t;
-}
-
 TEST_F(SqliteTest, DiskUsageCheckpointsTheWalAndStatsDescribeTheFile) {
   auto store = Open(Props());
   auto s = store->NewSession(0);

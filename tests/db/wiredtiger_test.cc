@@ -218,37 +218,6 @@ TEST_F(WiredTigerTest, CheckpointPropertyCheckpointsInTheBackground) {
   EXPECT_GT(after, before) << "no checkpoint within 3 s with wiredtiger.checkpoint=1";
 }
 
-// Four threads update different fields of the same record at once: each
-// update is a snapshot transaction retried on conflict, so none is lost.
-TEST_F(WiredTigerTest, ConcurrentUpdatesOfOneRecordLoseNothing) {
-  auto store = Open(Props());
-  {
-    auto s = store->NewSession(0);
-    std::vector<Field> init = {{"field0", "0"}, {"field1", "0"}, {"field2", "0"}, {"field3", "0"}};
-    ASSERT_EQ(s->Insert("usertable", "hot", init), Status::Ok());
-  }
-  constexpr int kPerThread = 1000;
-  std::atomic<int> errors{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      auto s = store->NewSession(t);
-      const std::string name = "field" + std::to_string(t);
-      for (int i = 1; i <= kPerThread; ++i) {
-        const std::string value = std::to_string(i);
-        Field f{name, value};
-        if (s->Update("usertable", "hot", std::span<const Field>(&f, 1)) != Status::Ok()) ++errors;
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  EXPECT_EQ(errors.load(), 0);
-  auto s = store->NewSession(0);
-  RecordSet rs;
-  ASSERT_EQ(s->Read("usertable", "hot", FieldSelector{}, &rs), Status::Ok());
-  for (int t = 0; t < 4; ++t) EXPECT_EQ(rs.Find(0, "field" + std::to_string(t)).value_or(""), "1000") << t;
-}
-
 TEST_F(WiredTigerTest, DiskUsageCheckpointsSoTheTableFileHoldsTheData) {
   auto store = Open(Props());
   auto s = store->NewSession(0);
