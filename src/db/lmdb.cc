@@ -120,11 +120,6 @@ std::string_view View(const MDB_val& v) {
   return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
 }
 
-// The environments open in this process, by canonical directory: LMDB must
-// not open one twice in a process.
-std::mutex g_open_mu;
-std::set<std::string> g_open_dirs;
-
 class LmdbStore;
 
 class LmdbSession final : public Session {
@@ -183,23 +178,13 @@ class LmdbStore final : public Store {
  public:
   LmdbStore(const LmdbOptions& o, int thread_count) : opts_(o) {
     PrepareStoreDir("lmdb.dir", o.dir);
-    std::error_code ec;
-    canonical_ = fs::canonical(o.dir, ec).string();
-    if (ec) canonical_ = o.dir;
-    {
-      std::lock_guard lock(g_open_mu);
-      if (!g_open_dirs.insert(canonical_).second) {
-        throw SetupError(
-            "lmdb.dir '" + o.dir +
-            "': the environment is already open in this process (LMDB allows one open per process)");
-      }
-    }
+    // LMDB must not open one environment twice in a process.
+    claim_ = DirClaim("lmdb.dir", o.dir);
     try {
       Open(thread_count);
     } catch (...) {
       if (env_ != nullptr) mdb_env_close(env_);
       env_ = nullptr;
-      Forget();
       throw;
     }
   }
@@ -207,7 +192,6 @@ class LmdbStore final : public Store {
   ~LmdbStore() override {
     if (env_ != nullptr) {
       mdb_env_close(env_);
-      Forget();
     }
   }
 
@@ -254,7 +238,7 @@ class LmdbStore final : public Store {
     int rc = mdb_env_sync(env_, 1);
     mdb_env_close(env_);
     env_ = nullptr;
-    Forget();
+    claim_.Release();
     if (rc != 0) throw SetupError("lmdb.dir '" + opts_.dir + "': sync on close failed: " + mdb_strerror(rc));
   }
 
@@ -337,13 +321,8 @@ class LmdbStore final : public Store {
     max_key_ = static_cast<std::size_t>(mdb_env_get_maxkeysize(env_));
   }
 
-  void Forget() {
-    std::lock_guard lock(g_open_mu);
-    g_open_dirs.erase(canonical_);
-  }
-
   LmdbOptions opts_;
-  std::string canonical_;
+  DirClaim claim_;  // LMDB allows one open of an environment per process
   MDB_env* env_ = nullptr;
   std::uint64_t mapsize_ = 0;
   int maxreaders_ = 0;

@@ -6,12 +6,39 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace storebench {
 
 // Creates `dir` with its parents and checks it is a writable directory.
 // Throws SetupError naming `property` (e.g. "leveldb.dir") and the path.
 void PrepareStoreDir(const std::string& property, const std::string& dir);
+
+// A store directory claimed by one Store of this process, for engines whose
+// own locks do not stop the process that holds them from opening the same
+// files again (LMDB; Kyoto and Tokyo Cabinet's fcntl locks). Keyed by the
+// canonical path, so another spelling of the directory is caught too.
+// Thread-safe; the claim ends with Release() or the destructor.
+class DirClaim {
+ public:
+  DirClaim() = default;
+  // Claims `dir`; throws SetupError "PROPERTY 'DIR': the database is locked,
+  // in use by another store in this process" when it is claimed already.
+  DirClaim(const std::string& property, const std::string& dir);
+  ~DirClaim() { Release(); }
+  DirClaim(DirClaim&& other) noexcept : key_(std::move(other.key_)) { other.key_.clear(); }
+  DirClaim& operator=(DirClaim&& other) noexcept;
+  DirClaim(const DirClaim&) = delete;
+  DirClaim& operator=(const DirClaim&) = delete;
+  void Release();
+
+ private:
+  std::string key_;  // canonical path; empty when nothing is claimed
+};
+
+// True when `name` (a table name) is safe as a file name inside a store
+// directory: 1 to 200 of [A-Za-z0-9_.-], not starting with '.'.
+bool IsSafeFileName(std::string_view name);
 
 // What the regular files under a path occupy.
 struct PathUsage {

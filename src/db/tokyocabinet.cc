@@ -191,20 +191,6 @@ TcOptions ParseOptions(const Properties& props) {
   return o;
 }
 
-// A table name that is safe as a file name inside the directory.
-bool ValidTableName(std::string_view t) {
-  if (t.empty() || t.size() > 200 || t[0] == '.') return false;
-  return std::all_of(t.begin(), t.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-           c == '.';
-  });
-}
-
-// Directories opened by a store of this process: TC's fcntl locks do not
-// stop the process holding them from opening the same file again.
-std::mutex open_dirs_mu;
-std::set<std::string> open_dirs;
-
 // One table: its file and the TC database (exactly one of bdb/hdb) shared by
 // every session.
 struct Table {
@@ -385,29 +371,17 @@ class TcStore final : public Store {
  public:
   explicit TcStore(const TcOptions& o) : opts_(o) {
     PrepareStoreDir("tokyocabinet.dir", o.dir);
-    std::error_code ec;
-    fs::path canon = fs::canonical(o.dir, ec);
-    key_ = ec ? o.dir : canon.string();
-    {
-      std::lock_guard lock(open_dirs_mu);
-      if (!open_dirs.insert(key_).second) {
-        key_.clear();
-        throw SetupError("tokyocabinet.dir '" + o.dir +
-                         "': the database is locked, in use by another store in this process");
-      }
-    }
+    claim_ = DirClaim("tokyocabinet.dir", o.dir);
     try {
       OpenExisting();
     } catch (...) {
       CloseAll();
-      Unregister();
       throw;
     }
   }
 
   ~TcStore() override {
     CloseAll();
-    Unregister();
   }
 
   std::unique_ptr<Session> NewSession(int) override {
@@ -473,7 +447,7 @@ class TcStore final : public Store {
   void Close() override {
     if (closed_) return;
     std::string error = CloseAll();
-    Unregister();
+    claim_.Release();
     if (!error.empty()) throw SetupError(error);
   }
 
@@ -488,7 +462,7 @@ class TcStore final : public Store {
       if (it != tables_.end()) return it->second.get();
     }
     if (!create) return nullptr;
-    if (!ValidTableName(table)) {
+    if (!IsSafeFileName(table)) {
       *error = true;
       return nullptr;
     }
@@ -550,13 +524,13 @@ class TcStore final : public Store {
       const std::string file = e.path().filename().string();
       const std::string ext = e.path().extension().string();
       const std::string stem = e.path().stem().string();
-      if (ext == opts_.other_extension() && ValidTableName(stem)) {
+      if (ext == opts_.other_extension() && IsSafeFileName(stem)) {
         throw ConfigError("tokyocabinet.dir '" + opts_.dir + "' holds " +
                           (opts_.type == TcType::kBtree ? "hash" : "btree") + " tables (" + file +
                           ") but tokyocabinet.type=" + opts_.type_name() +
                           ": set the type they were written with or use another directory");
       }
-      if (ext == opts_.extension() && ValidTableName(stem)) names.push_back(stem);
+      if (ext == opts_.extension() && IsSafeFileName(stem)) names.push_back(stem);
     }
     if (ec) throw SetupError("tokyocabinet.dir '" + opts_.dir + "': cannot list it: " + ec.message());
     std::sort(names.begin(), names.end());
@@ -592,15 +566,8 @@ class TcStore final : public Store {
     return error;
   }
 
-  void Unregister() {
-    if (key_.empty()) return;
-    std::lock_guard lock(open_dirs_mu);
-    open_dirs.erase(key_);
-    key_.clear();
-  }
-
   TcOptions opts_;
-  std::string key_;  // the directory's entry in open_dirs
+  DirClaim claim_;  // this process's claim on the directory (the engine's locks do not stop it)
   std::shared_mutex mu_;
   std::map<std::string, std::unique_ptr<Table>, std::less<>> tables_;
   bool closed_ = false;

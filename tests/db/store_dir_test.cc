@@ -90,5 +90,30 @@ TEST_F(StoreDirTest, SymbolicLinksAreNotFollowed) {
   EXPECT_EQ(usage->file_bytes, 0u);
 }
 
+TEST_F(StoreDirTest, ADirectoryIsClaimedByOneStoreAtATimeWhateverItsSpelling) {
+  PrepareStoreDir("x.dir", root_ + "/db");
+  DirClaim first("x.dir", root_ + "/db");
+  try {
+    DirClaim again("x.dir", root_ + "/sub/../db");
+    FAIL() << "expected SetupError";
+  } catch (const SetupError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "x.dir '" + root_ + "/sub/../db': the database is locked, in use by another store in this process");
+  }
+  DirClaim other("x.dir", root_);  // a different directory is free
+  DirClaim moved = std::move(first);
+  EXPECT_THROW(DirClaim("x.dir", root_ + "/db"), SetupError) << "the claim moved with the object";
+  moved.Release();
+  DirClaim after("x.dir", root_ + "/db");  // free once released
+}
+
+TEST_F(StoreDirTest, SafeFileNames) {
+  for (const char* ok : {"usertable", "a", "t-1.v_2", "UPPER"}) EXPECT_TRUE(IsSafeFileName(ok)) << ok;
+  for (const char* bad : {"", ".hidden", "..", "a/b", "a b", "x\\y", "caf\xc3\xa9"}) EXPECT_FALSE(IsSafeFileName(bad)) << bad;
+  EXPECT_TRUE(IsSafeFileName(std::string(200, 'a')));
+  EXPECT_FALSE(IsSafeFileName(std::string(201, 'a')));
+  EXPECT_FALSE(IsSafeFileName(std::string("a\0b", 3)));
+}
+
 }  // namespace
 }  // namespace storebench
