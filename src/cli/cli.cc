@@ -188,8 +188,9 @@ class TempDir {
 // N processes insert into disjoint ranges that together cover the same key
 // numbers as one process would; reads cover the whole insertstart/insertcount
 // range (every process sees all records). bench: both, and its run reads
-// only the part's own slice (bench has no barrier between its phases and
-// usually a store of its own). Returns the stderr line ("" for one process).
+// only the part's own slice, with its run-phase inserts following that
+// slice (bench has no barrier between its phases and usually a store of its
+// own). Returns the stderr line ("" for one process).
 std::string ApplyPart(Properties& props, const std::string& command) {
   const bool given = props.Has("client.id") || props.Has("client.count");
   const std::int64_t n = props.GetInt("client.count", 1, 1);
@@ -255,7 +256,8 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   const std::string part_line = ApplyPart(props, cl.command);
 
   const ClientOptions co = ReadClientOptions(props);
-  const CoreWorkloadOptions wo = CoreWorkloadOptions::FromProperties(props);
+  CoreWorkloadOptions wo = CoreWorkloadOptions::FromProperties(props);
+  if (!part_line.empty() && cl.command == "bench") wo.run_insert_base = wo.insertstart + wo.insertcount;
 
   std::vector<std::string> notes;
   for (const auto& [key, why] : AcceptedNotes()) {

@@ -80,11 +80,19 @@ CoreWorkloadOptions CoreWorkloadOptions::FromProperties(const Properties& p) {
   return o;
 }
 
+namespace {
+CoreWorkloadOptions WithRunInsertRange(CoreWorkloadOptions o) {
+  if (o.run_insert_base < 0) o.run_insert_base = o.recordcount;
+  if (o.run_insert_start < 0) o.run_insert_start = o.run_insert_base;
+  return o;
+}
+}  // namespace
+
 CoreWorkload::CoreWorkload(const CoreWorkloadOptions& opts)
-    : opts_(opts),
+    : opts_(WithRunInsertRange(opts)),
       keys_(opts.ordered_inserts, static_cast<int>(opts.zeropadding)),
       load_sequence_(opts.insertstart),
-      insert_sequence_(opts.recordcount),
+      insert_sequence_(opts_.run_insert_base),
       sequential_counter_(0),
       seed_(opts.seed != 0 ? opts.seed
                            : static_cast<std::uint64_t>(
@@ -203,7 +211,7 @@ std::string_view CoreWorkloadThread::KeyFor(std::int64_t keynum) {
 }
 
 std::string_view CoreWorkloadThread::RunKeyFor(std::int64_t keynum) {
-  return KeyFor(keynum >= o_.recordcount ? keynum + (o_.run_insert_start - o_.recordcount) : keynum);
+  return KeyFor(keynum >= o_.run_insert_base ? keynum + (o_.run_insert_start - o_.run_insert_base) : keynum);
 }
 
 void CoreWorkloadThread::DeterministicValue(std::string_view key, std::string_view field, std::size_t size,

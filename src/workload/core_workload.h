@@ -63,7 +63,12 @@ struct CoreWorkloadOptions {
   // run_insert_start - recordcount, so that N client processes (--part)
   // insert into disjoint ranges; each process sees the loaded records plus
   // its own inserts.
-  std::int64_t run_insert_start = 0;
+  std::int64_t run_insert_start = -1;  // -1: recordcount
+  // Not a property: the logical key number of the run phase's first insert
+  // (YCSB: recordcount); logical numbers from here up are shifted to
+  // run_insert_start. `bench --part` sets it to insertstart + insertcount,
+  // so that a part's run (on its own slice) sees its newest records.
+  std::int64_t run_insert_base = -1;  // -1: recordcount
 
   // Reads and validates all CoreWorkload properties. Throws ConfigError.
   static CoreWorkloadOptions FromProperties(const Properties& props);
