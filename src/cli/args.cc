@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/properties.h"
+#include "cli/part.h"
 
 namespace storebench {
 
@@ -13,6 +14,8 @@ Usage:
   storebench run   BINDING [options]   run operationcount operations (YCSB's `run`)
   storebench bench BINDING [options]   load, then run, in one process; writes a JSON result
   storebench list                      bindings with their properties and defaults
+  storebench merge PART.json... -o TOTAL.json
+                                       merge the JSON results of client processes (--part) exactly
   storebench --help | --version
 
 Options (YCSB's spelling, or the long form):
@@ -25,6 +28,8 @@ Options (YCSB's spelling, or the long form):
   -s, --status             status line on stderr every status.interval seconds (default 10)
   -l, --label LABEL        a label for this run in the JSON result
   --json FILE              write the JSON result to FILE (same as -p exportfile=FILE)
+  --part K/N               be client process K (0-based) of N: this process's share of the load
+                           and of operationcount and target (-p client.id=K -p client.count=N)
   -load, --load            the load phase (YCSB Client style: storebench -load -db NAME ...)
   -t, --transactions       the run phase (YCSB Client style)
 
@@ -44,7 +49,7 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
     if (i + 1 >= args.size()) throw ConfigError("option " + opt + " needs a value; see storebench --help");
     return args[++i];
   };
-  const std::vector<std::string> commands = {"load", "run", "bench", "list", "help", "version"};
+  const std::vector<std::string> commands = {"load", "run", "bench", "list", "merge", "help", "version"};
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-h" || a == "--help" || a == "-help") {
@@ -75,6 +80,12 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       cl.overrides.emplace_back("label", need_value(i, a));
     } else if (a == "--json") {
       cl.json_file = need_value(i, a);
+    } else if (a == "--part") {
+      const PartSpec part = ParsePart(need_value(i, a), a);
+      cl.overrides.emplace_back("client.id", std::to_string(part.id));
+      cl.overrides.emplace_back("client.count", std::to_string(part.count));
+    } else if ((a == "-o" || a == "--output") && cl.command == "merge") {
+      cl.output_file = need_value(i, a);
     } else if (a == "-load" || a == "--load") {
       cl.command = cl.command.empty() ? "load" : cl.command;
       if (cl.command != "load") throw ConfigError("-load conflicts with the command '" + cl.command + "'");
@@ -84,7 +95,7 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
     } else if (!a.empty() && a[0] == '-') {
       const std::vector<std::string> opts = {"-P", "-p", "-db", "-threads", "-target", "-s", "-l", "-load", "-t",
                                              "--props", "--set", "--db", "--threads", "--target", "--status",
-                                             "--label", "--json", "--load", "--transactions", "--help"};
+                                             "--label", "--json", "--part", "--load", "--transactions", "--help"};
       std::string hint = ClosestMatch(a, opts);
       throw ConfigError("unknown option '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                         "; see storebench --help");
@@ -94,9 +105,11 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       if (!known) {
         std::string hint = ClosestMatch(a, commands);
         throw ConfigError("unknown command '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                          "; commands: load, run, bench, list");
+                          "; commands: load, run, bench, list, merge");
       }
       cl.command = a;
+    } else if (cl.command == "merge") {
+      cl.inputs.push_back(a);
     } else if (cl.binding.empty()) {
       cl.binding = a;
     } else {

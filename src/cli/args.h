@@ -12,11 +12,13 @@
 namespace storebench {
 
 struct CommandLine {
-  std::string command;  // load | run | bench | list | help | version
+  std::string command;  // load | run | bench | list | merge | help | version
   std::string binding;  // positional or -db
   std::vector<std::string> property_files;                       // -P, in order
   std::vector<std::pair<std::string, std::string>> overrides;    // -p and flag-derived, in order
   std::string json_file;                                         // --json
+  std::vector<std::string> inputs;                               // merge: the part files
+  std::string output_file;                                       // merge: -o, --output
   bool help = false;
 };
 

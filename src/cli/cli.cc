@@ -15,11 +15,13 @@
 #include <thread>
 
 #include "cli/args.h"
+#include "cli/part.h"
 #include "core/error.h"
 #include "core/properties.h"
 #include "db/registry.h"
 #include "measure/result.h"
 #include "report/json_report.h"
+#include "report/merge.h"
 #include "report/text_report.h"
 #include "runner/clock.h"
 #include "runner/runner.h"
@@ -178,6 +180,65 @@ class TempDir {
   std::string path_;
 };
 
+// client.id=K / client.count=N (--part K/N): rewrites this process's share
+// of the work into the properties, so that they (and the JSON result) show
+// what it did. Load: slice K of [insertstart, insertstart+insertcount).
+// Run: slice K of operationcount, target/N, and run-phase inserts from key
+// number recordcount + (start of the operationcount slice), so that the
+// N processes insert into disjoint ranges that together cover the same key
+// numbers as one process would; reads cover the whole insertstart/insertcount
+// range (every process sees all records). bench: both, and its run reads
+// only the part's own slice, with its run-phase inserts following that
+// slice (bench has no barrier between its phases and usually a store of its
+// own). Returns the stderr line ("" for one process).
+std::string ApplyPart(Properties& props, const std::string& command) {
+  const bool given = props.Has("client.id") || props.Has("client.count");
+  const std::int64_t n = props.GetInt("client.count", 1, 1);
+  const std::int64_t k = props.GetInt("client.id", 0, 0);
+  if (k >= n) {
+    throw ConfigError("property 'client.id' = " + std::to_string(k) + " (" + props.OriginOf("client.id") +
+                      "): must be less than client.count = " + std::to_string(n) + " (client ids are 0-based)");
+  }
+  if (!given) return "";
+  const std::string origin = "client.id/client.count";
+  const std::int64_t recordcount = props.GetInt("recordcount", 0, 0);
+  const std::int64_t insertstart = props.GetInt("insertstart", 0, 0);
+  const std::int64_t insertcount =
+      props.GetInt("insertcount", std::max<std::int64_t>(0, recordcount - insertstart), 0);
+  std::ostringstream line;
+  line << "storebench: part " << k << " of " << n << " (client.id=" << k << ", client.count=" << n << "):";
+  const bool load = command == "load" || command == "bench";
+  const bool run = command == "run" || command == "bench";
+  if (load) {
+    const Slice s = SplitRange(insertstart, insertcount, k, n);
+    props.Set("insertstart", std::to_string(s.start), origin);
+    props.Set("insertcount", std::to_string(s.count), origin);
+    line << " insertstart=" << s.start << " insertcount=" << s.count;
+  }
+  if (run) {
+    const std::int64_t operationcount = props.GetInt("operationcount", 0, 0);
+    const double target = props.GetDouble("target", 0, 0);
+    const double insertproportion = props.GetDouble("insertproportion", 0, 0, 1);
+    if (operationcount == 0 && insertproportion > 0 && n > 1) {
+      throw ConfigError("client.count = " + std::to_string(n) +
+                        " with inserts in the run phase (insertproportion > 0) needs operationcount > 0: "
+                        "each process's inserts get their own key range, sized by its share of operationcount");
+    }
+    const Slice ops = SplitRange(0, operationcount, k, n);
+    props.Set("operationcount", std::to_string(ops.count), origin);
+    line << " operationcount=" << ops.count;
+    if (target > 0) {
+      props.Set("target", FormatDouble(target / static_cast<double>(n)), origin);
+      line << " target=" << FormatDouble(target / static_cast<double>(n));
+    }
+    if (!props.Has("client.runinsertstart")) {
+      props.Set("client.runinsertstart", std::to_string(recordcount + ops.start), origin);
+    }
+    line << " client.runinsertstart=" << props.GetString("client.runinsertstart", "");
+  }
+  return line.str();
+}
+
 int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   Properties props;
   for (const auto& f : cl.property_files) props.LoadFile(f);
@@ -192,9 +253,11 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   const BindingInfo& binding = FindBinding(binding_name);
   props.MarkKnown("db");              // read above
   props.MarkKnown("dotransactions");  // YCSB's -load/-t; the command decides here
+  const std::string part_line = ApplyPart(props, cl.command);
 
   const ClientOptions co = ReadClientOptions(props);
-  const CoreWorkloadOptions wo = CoreWorkloadOptions::FromProperties(props);
+  CoreWorkloadOptions wo = CoreWorkloadOptions::FromProperties(props);
+  if (!part_line.empty() && cl.command == "bench") wo.run_insert_base = wo.insertstart + wo.insertcount;
 
   std::vector<std::string> notes;
   for (const auto& [key, why] : AcceptedNotes()) {
@@ -257,6 +320,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
                       "; set scanproportion=0 or use a store that scans");
   }
   for (const auto& n : notes) err << "storebench: note: " << n << "\n";
+  if (!part_line.empty()) err << part_line << "\n";
 
   CoreWorkload workload(wo);
   SteadyClock clock;
@@ -354,6 +418,47 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+// storebench merge PART.json... [-o TOTAL.json]: prints the merged YCSB
+// summary on stdout and writes the merged JSON result.
+int RunMerge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
+  if (cl.inputs.empty()) throw ConfigError("merge: no result files given: storebench merge PART.json... -o TOTAL.json");
+  if (!cl.binding.empty() || !cl.overrides.empty() || !cl.property_files.empty() || !cl.json_file.empty()) {
+    throw ConfigError("merge takes only result files and -o FILE: storebench merge PART.json... -o TOTAL.json");
+  }
+  std::vector<MergeInput> inputs;
+  for (const auto& name : cl.inputs) {
+    std::ifstream f(name);
+    if (!f) throw ConfigError("merge: cannot read '" + name + "': " + std::strerror(errno));
+    try {
+      inputs.push_back({name, ReadJson(f)});
+    } catch (const ConfigError& e) {
+      throw ConfigError("merge: '" + name + "' is not a storebench result (" + e.what() + ")");
+    }
+  }
+  if (!cl.output_file.empty()) {
+    std::ofstream probe(cl.output_file + ".tmp", std::ios::app);
+    if (!probe) throw ConfigError("cannot write the JSON result '" + cl.output_file + "': " + std::strerror(errno));
+    probe.close();
+    std::remove((cl.output_file + ".tmp").c_str());
+  }
+  const RunReport merged = MergeResults(inputs);
+  std::ostringstream text;
+  for (std::size_t i = 0; i < merged.phases.size(); ++i) {
+    text << "# storebench merge of " << inputs.size() << " part(s): " << merged.phases[i].phase << " phase\n";
+    WriteTextSummary(merged.phases[i], text);
+  }
+  out << text.str() << std::flush;
+  if (!cl.output_file.empty()) {
+    std::ostringstream js;
+    WriteJson(merged, js);
+    WriteFileAtomically(cl.output_file, js.str());
+    err << "storebench: merged " << inputs.size() << " part(s) into " << cl.output_file << "\n";
+  }
+  std::uint64_t integrity = 0;
+  for (const auto& ph : merged.phases) integrity += ph.integrity_failures;
+  return integrity > 0 ? 1 : 0;
+}
+
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -371,6 +476,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       ListBindings(out);
       return 0;
     }
+    if (cl.command == "merge") return RunMerge(cl, out, err);
     if (cl.command.empty()) throw ConfigError("no command given: load, run or bench (see storebench --help)");
     return RunPhases(cl, out, err);
   } catch (const ConfigError& e) {

@@ -61,6 +61,22 @@ struct PhaseResult {
   std::vector<std::string> notes;           // e.g. accepted-but-ignored properties
 };
 
+// One client process's figures, kept in a merged result (storebench merge).
+struct PartSummary {
+  std::string file;              // the part's JSON file, as given to merge
+  std::string hostname;          // its host.hostname
+  std::int64_t client_id = -1;   // its client.id; -1 when the file has none
+  struct Phase {
+    std::string phase;
+    int threads = 0;
+    std::int64_t start_unix_ms = 0;
+    std::int64_t runtime_ms = 0;
+    std::uint64_t operations = 0;
+    double throughput_ops_per_s = 0;
+  };
+  std::vector<Phase> phases;
+};
+
 // Everything written to the JSON result file.
 struct RunReport {
   std::string tool_version;
@@ -69,6 +85,7 @@ struct RunReport {
   std::vector<std::pair<std::string, std::string>> properties;  // every property in force
   std::vector<std::pair<std::string, std::string>> host;        // hostname, cpus, kernel, ...
   std::vector<PhaseResult> phases;
+  std::vector<PartSummary> parts;            // merged results only: one per part, by client.id
 };
 
 }  // namespace storebench

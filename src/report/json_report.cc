@@ -392,6 +392,29 @@ void WriteJson(const RunReport& r, std::ostream& out) {
   Json phases = Json::array();
   for (const PhaseResult& p : r.phases) phases.push_back(PhaseJson(p));
   doc["phases"] = std::move(phases);
+  if (!r.parts.empty()) {
+    Json parts = Json::array();
+    for (const PartSummary& part : r.parts) {
+      Json j = Json::object();
+      j["file"] = part.file;
+      j["hostname"] = part.hostname;
+      j["client_id"] = part.client_id;
+      Json ph = Json::array();
+      for (const PartSummary::Phase& p : part.phases) {
+        Json x = Json::object();
+        x["phase"] = p.phase;
+        x["threads"] = p.threads;
+        x["start_unix_ms"] = p.start_unix_ms;
+        x["runtime_ms"] = p.runtime_ms;
+        x["operations"] = p.operations;
+        x["throughput_ops_per_s"] = Number(p.throughput_ops_per_s);
+        ph.push_back(std::move(x));
+      }
+      j["phases"] = std::move(ph);
+      parts.push_back(std::move(j));
+    }
+    doc["parts"] = std::move(parts);
+  }
 
   std::string text;
   WritePretty(doc, 0, text);
@@ -436,6 +459,31 @@ RunReport ReadJson(std::istream& in) {
   r.properties = ReadStringMap(Field(doc, top, "properties"), "properties");
   const Json& phases = Array(Field(doc, top, "phases"), "phases");
   for (std::size_t i = 0; i < phases.size(); ++i) r.phases.push_back(ReadPhase(phases[i], Child("phases", i)));
+  if (doc.contains("parts")) {
+    const Json& parts = Array(doc["parts"], "parts");
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const std::string path = Child("parts", i);
+      const Json& j = Object(parts[i], path);
+      PartSummary part;
+      part.file = String(Field(j, path, "file"), Child(path, "file"));
+      part.hostname = String(Field(j, path, "hostname"), Child(path, "hostname"));
+      part.client_id = I64(Field(j, path, "client_id"), Child(path, "client_id"));
+      const Json& ph = Array(Field(j, path, "phases"), Child(path, "phases"));
+      for (std::size_t k = 0; k < ph.size(); ++k) {
+        const std::string pp = Child(Child(path, "phases"), k);
+        const Json& x = Object(ph[k], pp);
+        PartSummary::Phase p;
+        p.phase = String(Field(x, pp, "phase"), Child(pp, "phase"));
+        p.threads = static_cast<int>(I64(Field(x, pp, "threads"), Child(pp, "threads")));
+        p.start_unix_ms = I64(Field(x, pp, "start_unix_ms"), Child(pp, "start_unix_ms"));
+        p.runtime_ms = I64(Field(x, pp, "runtime_ms"), Child(pp, "runtime_ms"));
+        p.operations = U64(Field(x, pp, "operations"), Child(pp, "operations"));
+        p.throughput_ops_per_s = Double(Field(x, pp, "throughput_ops_per_s"), Child(pp, "throughput_ops_per_s"));
+        part.phases.push_back(std::move(p));
+      }
+      r.parts.push_back(std::move(part));
+    }
+  }
   return r;
 }
 

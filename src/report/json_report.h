@@ -78,10 +78,17 @@
 //         }
 //       ]
 //     }
+//   ],
+//   "parts": [                          // only in a merged result (storebench merge): one per
+//     {                                 //   client process, in client.id order
+//       "file": "part-0.json", "hostname": "db1", "client_id": 0,
+//       "phases": [{"phase": "run", "threads": 2, "start_unix_ms": ..., "runtime_ms": ...,
+//                   "operations": 500, "throughput_ops_per_s": 49.5}]
+//     }
 //   ]
 // }
 //
-// Reading: every key above is required except the derived summaries
+// Reading: every key above is required except "parts" and the derived summaries
 // ("service_us", "intended_us"), which are recomputed from "histograms_ns"
 // and otherwise ignored, as are unknown keys (room for additions within
 // schema 1). A null number reads as NaN, except "disk_bytes" (not measured).

@@ -76,14 +76,23 @@ CoreWorkloadOptions CoreWorkloadOptions::FromProperties(const Properties& p) {
   o.insertion_retry_limit = p.GetInt("core_workload_insertion_retry_limit", 0, 0);
   o.insertion_retry_interval_s = p.GetDouble("core_workload_insertion_retry_interval", 3, 0);
   o.seed = static_cast<std::uint64_t>(p.GetInt("seed", 0, 0));
+  o.run_insert_start = p.GetInt("client.runinsertstart", o.recordcount, o.recordcount);
   return o;
 }
 
+namespace {
+CoreWorkloadOptions WithRunInsertRange(CoreWorkloadOptions o) {
+  if (o.run_insert_base < 0) o.run_insert_base = o.recordcount;
+  if (o.run_insert_start < 0) o.run_insert_start = o.run_insert_base;
+  return o;
+}
+}  // namespace
+
 CoreWorkload::CoreWorkload(const CoreWorkloadOptions& opts)
-    : opts_(opts),
+    : opts_(WithRunInsertRange(opts)),
       keys_(opts.ordered_inserts, static_cast<int>(opts.zeropadding)),
       load_sequence_(opts.insertstart),
-      insert_sequence_(opts.recordcount),
+      insert_sequence_(opts_.run_insert_base),
       sequential_counter_(0),
       seed_(opts.seed != 0 ? opts.seed
                            : static_cast<std::uint64_t>(
@@ -201,6 +210,10 @@ std::string_view CoreWorkloadThread::KeyFor(std::int64_t keynum) {
   return std::string_view(key_buf_, w_.keys_.Build(keynum, key_buf_));
 }
 
+std::string_view CoreWorkloadThread::RunKeyFor(std::int64_t keynum) {
+  return KeyFor(keynum >= o_.run_insert_base ? keynum + (o_.run_insert_start - o_.run_insert_base) : keynum);
+}
+
 void CoreWorkloadThread::DeterministicValue(std::string_view key, std::string_view field, std::size_t size,
                                             std::string* out) {
   out->clear();
@@ -280,34 +293,34 @@ void CoreWorkloadThread::DoTransaction(MeasuredSession& db) {
   RecordVerifier* verifier = o_.dataintegrity ? this : nullptr;
   switch (static_cast<OpType>(op_chooser_.Next(rng_))) {
     case OpType::kRead: {
-      std::string_view key = KeyFor(NextKeynum());
+      std::string_view key = RunKeyFor(NextKeynum());
       ChooseReadFields();
       db.Read(o_.table, key, read_fields_, &result_, verifier);
       break;
     }
     case OpType::kUpdate: {
-      std::string_view key = KeyFor(NextKeynum());
+      std::string_view key = RunKeyFor(NextKeynum());
       BuildValues(key, o_.writeallfields);
       db.Update(o_.table, key, Values());
       break;
     }
     case OpType::kInsert: {
       const std::int64_t keynum = w_.insert_sequence_.Next();
-      std::string_view key = KeyFor(keynum);
+      std::string_view key = RunKeyFor(keynum);
       BuildValues(key, true);
       db.Insert(o_.table, key, Values());
       w_.insert_sequence_.Acknowledge(keynum);
       break;
     }
     case OpType::kScan: {
-      std::string_view key = KeyFor(NextKeynum());
+      std::string_view key = RunKeyFor(NextKeynum());
       const auto len = static_cast<std::uint64_t>(scan_length_->Next(rng_));
       ChooseReadFields();
       db.Scan(o_.table, key, len, read_fields_, &result_);
       break;
     }
     case OpType::kReadModifyWrite: {
-      std::string_view key = KeyFor(NextKeynum());
+      std::string_view key = RunKeyFor(NextKeynum());
       ChooseReadFields();
       BuildValues(key, o_.writeallfields);
       const std::int64_t start = db.Now();

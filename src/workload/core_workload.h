@@ -57,6 +57,18 @@ struct CoreWorkloadOptions {
   std::int64_t insertion_retry_limit = 0;
   double insertion_retry_interval_s = 3;
   std::uint64_t seed = 0;  // extension: 0 = from the clock
+  // Extension (client.runinsertstart, default recordcount): the key number
+  // that the run phase's first insert gets. Run-phase key numbers from
+  // recordcount up (inserts, and reads of inserted records) are shifted by
+  // run_insert_start - recordcount, so that N client processes (--part)
+  // insert into disjoint ranges; each process sees the loaded records plus
+  // its own inserts.
+  std::int64_t run_insert_start = -1;  // -1: recordcount
+  // Not a property: the logical key number of the run phase's first insert
+  // (YCSB: recordcount); logical numbers from here up are shifted to
+  // run_insert_start. `bench --part` sets it to insertstart + insertcount,
+  // so that a part's run (on its own slice) sees its newest records.
+  std::int64_t run_insert_base = -1;  // -1: recordcount
 
   // Reads and validates all CoreWorkload properties. Throws ConfigError.
   static CoreWorkloadOptions FromProperties(const Properties& props);
@@ -105,6 +117,8 @@ class CoreWorkloadThread : private RecordVerifier {
   bool Verify(std::string_view key, const RecordSet& rec) override;
   void BuildValues(std::string_view key, bool all_fields);
   std::string_view KeyFor(std::int64_t keynum);
+  // KeyFor in the run phase: applies run_insert_start (see the options).
+  std::string_view RunKeyFor(std::int64_t keynum);
   void ChooseReadFields();
 
   CoreWorkload& w_;

@@ -282,4 +282,158 @@ TEST_F(CliTest, DataIntegrityHoldsOnEveryBindingForWorkloadsADEF) {
   }
 }
 
+// Sum of one return code over every op block of a phase in a JSON result.
+std::uint64_t ReturnCodes(const nlohmann::json& phase, const std::string& code) {
+  std::uint64_t n = 0;
+  for (const auto& op : phase["ops"]) n += op["return_codes"].value(code, std::uint64_t{0});
+  return n;
+}
+
+std::uint64_t OpCount(const nlohmann::json& phase, const std::string& name) {
+  for (const auto& op : phase["ops"]) {
+    if (op["name"] == name) return op["histograms_ns"]["service"]["count"].get<std::uint64_t>();
+  }
+  return 0;
+}
+
+// --part K/N: loading rocksdb in N parts, one after another into one
+// directory, then running in N parts against it, and merging: the same
+// operation counts as one process doing the whole work, every part's keys
+// within its slice (reads of all records find them all), integrity intact.
+TEST_F(CliTest, PartsOfOneJobMergeToTheSingleProcessTotals) {
+  const std::vector<std::string> w = {"-P", Workload("workloada"), "-p", "recordcount=300", "-p", "operationcount=601",
+                                      "-p", "readproportion=0.5", "-p", "updateproportion=0.3", "-p",
+                                      "insertproportion=0.2", "-p", "requestdistribution=uniform", "-p",
+                                      "dataintegrity=true", "-p", "fieldcount=3", "-p", "fieldlength=20"};
+  auto with = [&](std::vector<std::string> a, const std::vector<std::string>& more) {
+    a.insert(a.end(), w.begin(), w.end());
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  // The reference: one process.
+  ASSERT_EQ(Run(with({"load", "rocksdb"}, {"-p", "rocksdb.dir=ref", "--json", "ref-load.json"})).code, 0);
+  Exec ref = Run(with({"run", "rocksdb"}, {"-p", "rocksdb.dir=ref", "--json", "ref-run.json"}));
+  ASSERT_EQ(ref.code, 0) << ref.err;
+  const auto ref_load = nlohmann::json::parse(Slurp(dir_ / "ref-load.json"))["phases"][0];
+  const auto ref_run = nlohmann::json::parse(Slurp(dir_ / "ref-run.json"))["phases"][0];
+
+  for (int n : {2, 3}) {
+    const std::string d = "rocksdb.dir=parts" + std::to_string(n);
+    std::vector<std::string> loads = {"merge"}, runs = {"merge"};
+    std::int64_t next_insert = 0, next_runinsert = 300;
+    for (int k = 0; k < n; ++k) {
+      const std::string part = std::to_string(k) + "/" + std::to_string(n);
+      const std::string lf = "load-" + std::to_string(n) + "-" + std::to_string(k) + ".json";
+      Exec l = Run(with({"load", "rocksdb"}, {"-p", d, "--part", part, "--json", lf}));
+      ASSERT_EQ(l.code, 0) << l.err;
+      EXPECT_NE(l.err.find("storebench: part " + std::to_string(k) + " of " + std::to_string(n)), std::string::npos)
+          << l.err;
+      const auto lj = nlohmann::json::parse(Slurp(dir_ / lf));
+      // The slices tile [0, 300): 150/150, or 100/100/100.
+      EXPECT_EQ(lj["properties"]["client.id"], std::to_string(k));
+      EXPECT_EQ(lj["properties"]["client.count"], std::to_string(n));
+      EXPECT_EQ(lj["properties"]["insertstart"], std::to_string(next_insert));
+      const std::int64_t count = std::stoll(lj["properties"]["insertcount"].get<std::string>());
+      EXPECT_EQ(count, 300 / n);
+      EXPECT_EQ(OpCount(lj["phases"][0], "INSERT"), static_cast<std::uint64_t>(count));
+      next_insert += count;
+      loads.push_back(lf);
+    }
+    EXPECT_EQ(next_insert, 300);
+    for (int k = 0; k < n; ++k) {
+      const std::string part = std::to_string(k) + "/" + std::to_string(n);
+      const std::string rf = "run-" + std::to_string(n) + "-" + std::to_string(k) + ".json";
+      Exec r = Run(with({"run", "rocksdb"}, {"-p", d, "--part", part, "--json", rf}));
+      ASSERT_EQ(r.code, 0) << r.err;
+      const auto rj = nlohmann::json::parse(Slurp(dir_ / rf));
+      EXPECT_EQ(rj["properties"]["recordcount"], "300");
+      EXPECT_EQ(rj["properties"]["insertcount"], "300");  // reads cover every record
+      // Run-phase inserts: disjoint ranges after the loaded records.
+      EXPECT_EQ(rj["properties"]["client.runinsertstart"], std::to_string(next_runinsert));
+      next_runinsert += std::stoll(rj["properties"]["operationcount"].get<std::string>());
+      EXPECT_EQ(ReturnCodes(rj["phases"][0], "NOT_FOUND"), 0u) << r.out;
+      runs.push_back(rf);
+    }
+    EXPECT_EQ(next_runinsert, 300 + 601);
+    loads.insert(loads.end(), {"-o", "load-total.json"});
+    runs.insert(runs.end(), {"-o", "run-total.json"});
+    Exec ml = Run(loads);
+    ASSERT_EQ(ml.code, 0) << ml.err;
+    Exec mr = Run(runs);
+    ASSERT_EQ(mr.code, 0) << mr.err;
+    EXPECT_NE(ml.out.find("[INSERT], Operations, 300\n"), std::string::npos) << ml.out;
+    EXPECT_EQ(mr.out.find("IntegrityFailures"), std::string::npos) << mr.out;
+    EXPECT_EQ(mr.out.find("FAILED"), std::string::npos) << mr.out;
+    const auto tl = nlohmann::json::parse(Slurp(dir_ / "load-total.json"));
+    const auto tr = nlohmann::json::parse(Slurp(dir_ / "run-total.json"));
+    EXPECT_EQ(tl["phases"][0]["operations"], ref_load["operations"]);
+    EXPECT_EQ(OpCount(tl["phases"][0], "INSERT"), OpCount(ref_load, "INSERT"));
+    EXPECT_EQ(tr["phases"][0]["operations"], ref_run["operations"]);
+    EXPECT_EQ(tr["phases"][0]["operations"], 601);
+    EXPECT_EQ(tr["phases"][0]["integrity_failures"], 0);
+    EXPECT_EQ(ReturnCodes(tr["phases"][0], "NOT_FOUND"), 0u);
+    EXPECT_EQ(ReturnCodes(tr["phases"][0], "OK"), 601u);
+    EXPECT_EQ(tr["parts"].size(), static_cast<std::size_t>(n));
+    EXPECT_EQ(tr["properties"]["operationcount"], "601");
+    EXPECT_EQ(tl["properties"]["insertcount"], "300");
+  }
+}
+
+TEST_F(CliTest, BenchInPartsOnMemoryMergesToTheWholeWork) {
+  std::vector<std::string> m = {"merge"};
+  for (int k = 0; k < 3; ++k) {
+    const std::string f = "b" + std::to_string(k) + ".json";
+    // zipfian reads and 10% inserts: each part reads its own slice and its own inserts.
+    Exec r = Run({"bench", "memory", "-P", Workload("workloada"), "-p", "recordcount=100", "-p",
+                  "operationcount=200", "-p", "insertproportion=0.1", "-p", "readproportion=0.4", "-p",
+                  "dataintegrity=true", "-target", "3000", "--part",
+                  std::to_string(k) + "/3", "--json", f});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(Slurp(dir_ / f));
+    EXPECT_EQ(j["properties"]["target"], "1000");
+    m.push_back(f);
+  }
+  m.insert(m.end(), {"-o", "total.json"});
+  Exec r = Run(m);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto t = nlohmann::json::parse(Slurp(dir_ / "total.json"));
+  EXPECT_EQ(t["phases"][0]["operations"], 100);
+  EXPECT_EQ(t["phases"][1]["operations"], 200);
+  EXPECT_EQ(ReturnCodes(t["phases"][1], "NOT_FOUND"), 0u);
+  EXPECT_EQ(t["phases"][1]["target_ops_per_s"], 3000);
+  EXPECT_NE(r.out.find("[INSERT], Operations, 100\n"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, PartAndMergeErrorsAreOneLine) {
+  ExpectConfigError(Run({"run", "memory", "--part", "2/2"}), {"--part '2/2'", "0 .. N-1"});
+  ExpectConfigError(Run({"run", "memory", "--part", "1/0"}), {"--part '1/0'", "N must be at least 1"});
+  ExpectConfigError(Run({"run", "memory", "--part", "one/two"}), {"--part 'one/two'", "K/N"});
+  ExpectConfigError(Run({"run", "memory", "-p", "client.id=3", "-p", "client.count=2"}), {"client.id", "client.count = 2"});
+  ExpectConfigError(Run({"run", "memory", "-P", Workload("workloadd"), "-p", "operationcount=0", "-p",
+                         "maxexecutiontime=1", "--part", "0/2"}),
+                    {"needs operationcount > 0"});
+  ExpectConfigError(Run({"merge"}), {"no result files given"});
+  ExpectConfigError(Run({"merge", "nope.json", "-o", "t.json"}), {"cannot read 'nope.json'"});
+  Write("x.json", "{\"hello\": 1}");
+  ExpectConfigError(Run({"merge", "x.json", "-o", "t.json"}), {"'x.json' is not a storebench result"});
+  for (int k = 0; k < 2; ++k) {
+    ASSERT_EQ(Run({"bench", "memory", "-p", "recordcount=10", "-p", "operationcount=10", "--part",
+                   std::to_string(k) + "/2", "--json", "p" + std::to_string(k) + ".json"})
+                  .code,
+              0);
+  }
+  ASSERT_EQ(Run({"bench", "memory", "-p", "recordcount=20", "-p", "operationcount=10", "--part", "1/2", "--json",
+                 "other.json"})
+                .code,
+            0);
+  ExpectConfigError(Run({"merge", "p0.json", "-o", "t.json"}), {"client.count is 2", "client.id 1 missing"});
+  ExpectConfigError(Run({"merge", "p0.json", "p0.json"}), {"both client.id 0"});
+  ExpectConfigError(Run({"merge", "p0.json", "other.json"}),
+                    {"'other.json' does not belong with 'p0.json'", "property 'recordcount' is '20' there, '10' here"});
+  EXPECT_FALSE(fs::exists(dir_ / "t.json"));
+  Exec ok = Run({"merge", "p1.json", "p0.json", "-o", "t.json"});
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_TRUE(fs::exists(dir_ / "t.json"));
+}
+
 }  // namespace
