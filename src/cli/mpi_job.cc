@@ -99,6 +99,11 @@ std::vector<std::string> MpiJob::GatherToRoot(const std::string& bytes) { return
 
 #endif
 
+#ifdef STOREBENCH_MPI
+bool MpiJob::Built() { return true; }
+#else
+bool MpiJob::Built() { return false; }
+#endif
 bool MpiJob::Active() { return g_active; }
 int MpiJob::Rank() { return g_rank; }
 int MpiJob::Size() { return g_size; }

@@ -31,6 +31,7 @@ class MpiJob {
   static void Start(int* argc, char*** argv);
   static void Finish();
 
+  static bool Built();   // this storebench was built with MPI
   static bool Active();  // started by mpirun, in an MPI build, size >= 1
   static int Rank();     // 0 when not Active
   static int Size();     // 1 when not Active

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/mpi_job.h"
 #include "report/json_report.h"
 
 namespace fs = std::filesystem;
@@ -52,9 +53,7 @@ std::size_t Count(const std::string& s, const std::string& needle) {
 class MpiTest : public ::testing::Test {
  protected:
   void SetUp() override {
-#ifndef STOREBENCH_MPI
-    GTEST_SKIP() << "storebench was built without MPI (STOREBENCH_MPI=OFF)";
-#endif
+    if (!MpiJob::Built()) GTEST_SKIP() << "storebench was built without MPI (STOREBENCH_MPI=OFF)";
     mpirun_ = FindMpirun();
     if (mpirun_.empty()) GTEST_SKIP() << "mpirun not found on PATH (Debian: openmpi-bin); MPI tests skipped";
     dir_ = fs::temp_directory_path() /
