@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(cmake g++ make pkg-config librocksdb-dev rocksdb-tools libgtest-dev libgmock-dev
           libbenchmark-dev nlohmann-json3-dev
           libleveldb-dev liblmdb-dev libsqlite3-dev libwiredtiger-dev libkyotocabinet-dev
-          libtokyocabinet-dev libgroonga-dev)
+          libtokyocabinet-dev libgroonga-dev openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "cli/args.h"
+#include "cli/mpi_job.h"
 #include "cli/part.h"
 #include "core/error.h"
 #include "core/properties.h"
@@ -191,7 +192,9 @@ class TempDir {
 // only the part's own slice, with its run-phase inserts following that
 // slice (bench has no barrier between its phases and usually a store of its
 // own). Returns the stderr line ("" for one process).
-std::string ApplyPart(Properties& props, const std::string& command) {
+// own_store (MPI ranks with a store directory of their own): the run phase
+// too reads only slice K, as bench does.
+std::string ApplyPart(Properties& props, const std::string& command, bool own_store) {
   const bool given = props.Has("client.id") || props.Has("client.count");
   const std::int64_t n = props.GetInt("client.count", 1, 1);
   const std::int64_t k = props.GetInt("client.id", 0, 0);
@@ -207,7 +210,7 @@ std::string ApplyPart(Properties& props, const std::string& command) {
       props.GetInt("insertcount", std::max<std::int64_t>(0, recordcount - insertstart), 0);
   std::ostringstream line;
   line << "storebench: part " << k << " of " << n << " (client.id=" << k << ", client.count=" << n << "):";
-  const bool load = command == "load" || command == "bench";
+  const bool load = command == "load" || command == "bench" || own_store;
   const bool run = command == "run" || command == "bench";
   if (load) {
     const Slice s = SplitRange(insertstart, insertcount, k, n);
@@ -239,7 +242,26 @@ std::string ApplyPart(Properties& props, const std::string& command) {
   return line.str();
 }
 
-int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
+// Discards what is written to it: the informational stderr of MPI ranks
+// other than 0.
+class NullStream : public std::ostream {
+ public:
+  NullStream() : std::ostream(nullptr) {}
+};
+
+// Under mpirun, when another rank failed (it printed its error): every rank
+// exits 2 at the same agreement point.
+int OtherRankFailed(std::ostream& info) {
+  info << "storebench: stopped: another MPI rank failed (its error is above)\n";
+  return 2;
+}
+
+int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) {
+  const bool mpi = MpiJob::Active();
+  const int rank = MpiJob::Rank(), ranks = MpiJob::Size();
+  NullStream null_stream;
+  // Ranks other than 0 print only errors (thrown, printed by RunCli).
+  std::ostream& err = mpi && rank != 0 ? static_cast<std::ostream&>(null_stream) : real_err;
   Properties props;
   for (const auto& f : cl.property_files) props.LoadFile(f);
   for (const auto& [k, v] : cl.overrides) props.Set(k, v, "-p " + k);
@@ -253,11 +275,22 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   const BindingInfo& binding = FindBinding(binding_name);
   props.MarkKnown("db");              // read above
   props.MarkKnown("dotransactions");  // YCSB's -load/-t; the command decides here
-  const std::string part_line = ApplyPart(props, cl.command);
+  const std::string dir_key = binding.name + ".dir";
+  // Under mpirun, rank R of N is part R/N, with a store directory of its own
+  // unless NAME.dir is given.
+  const bool rank_store = mpi && binding.uses_dir && !props.Has(dir_key) && cl.command != "bench";
+  if (mpi) {
+    if (props.Has("client.id") || props.Has("client.count")) {
+      throw ConfigError("--part / client.id / client.count cannot be used under mpirun: rank R of N is part R/N");
+    }
+    props.Set("client.id", std::to_string(rank), "mpirun rank");
+    props.Set("client.count", std::to_string(ranks), "mpirun size");
+  }
+  const std::string part_line = ApplyPart(props, cl.command, rank_store);
 
   const ClientOptions co = ReadClientOptions(props);
   CoreWorkloadOptions wo = CoreWorkloadOptions::FromProperties(props);
-  if (!part_line.empty() && cl.command == "bench") wo.run_insert_base = wo.insertstart + wo.insertcount;
+  if (!part_line.empty() && (cl.command == "bench" || rank_store)) wo.run_insert_base = wo.insertstart + wo.insertcount;
 
   std::vector<std::string> notes;
   for (const auto& [key, why] : AcceptedNotes()) {
@@ -285,9 +318,12 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
 
   const bool is_bench = cl.command == "bench";
   TempDir temp_dir;
-  const std::string dir_key = binding.name + ".dir";
   if (binding.uses_dir && !props.Has(dir_key)) {
-    props.Set(dir_key, is_bench ? temp_dir.Make(binding.name) : "storebench-data/" + binding.name, "default");
+    props.Set(dir_key,
+              is_bench  ? temp_dir.Make(binding.name)
+              : mpi     ? "storebench-data/" + binding.name + "/rank-" + std::to_string(rank)
+                        : "storebench-data/" + binding.name,
+              "default");
   }
   std::string json_path = cl.json_file;
   std::string text_path;
@@ -300,6 +336,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
     }
   }
   if (json_path.empty() && is_bench) json_path = "storebench-result.json";
+  if (mpi && rank != 0) json_path.clear(), text_path.clear();  // rank 0 writes the job's
   if (!json_path.empty()) {
     // Fail before running when the result cannot be written.
     std::ofstream probe(json_path + ".tmp", std::ios::app);
@@ -336,7 +373,8 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   ro.percentiles = co.percentiles;
   ro.series_interval_s = co.series_interval_s;
   ro.binding = binding.name;
-  ro.progress = isatty(STDERR_FILENO) != 0;
+  ro.progress = !mpi && isatty(STDERR_FILENO) != 0;
+  if (mpi && rank != 0) ro.status = false;
 
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
@@ -367,6 +405,8 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
     return r;
   };
 
+  // Every rank is set up: from here on they agree before each phase.
+  if (!MpiJob::Agree(true)) return OtherRankFailed(err);
   if (cl.command == "run" && !caps.persistent && caps.stores_data && wo.insertcount > 0) {
     err << "storebench: " << binding.name << " keeps its data in this process: loading " << wo.insertcount
         << " records first (not measured)\n";
@@ -374,17 +414,48 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
     if (pre.interrupted) return 128 + StopSignal();
   }
   if (cl.command == "load" || is_bench) {
+    MpiJob::Barrier();
     err << "storebench: loading " << wo.insertcount << " records into " << binding.name << " with " << co.threads
         << " thread(s)\n";
     report.phases.push_back(run_phase(true, true));
   }
-  if ((cl.command == "run" || is_bench) && !(is_bench && report.phases.back().interrupted)) {
+  bool skip_run = is_bench && report.phases.back().interrupted;
+  if (is_bench && mpi) {
+    if (!MpiJob::Agree(true)) return OtherRankFailed(err);
+    skip_run = !MpiJob::AllTrue(!skip_run);
+  }
+  if ((cl.command == "run" || is_bench) && !skip_run) {
+    MpiJob::Barrier();
     err << "storebench: running " << (wo.operationcount > 0 ? std::to_string(wo.operationcount) : "unlimited")
         << " operations on " << binding.name << " with " << co.threads << " thread(s)"
         << (co.target > 0 ? ", target " + std::to_string(static_cast<long long>(co.target)) + " ops/s" : "") << "\n";
     report.phases.push_back(run_phase(false, true));
   }
   for (const auto& [k, v] : props.Effective()) report.properties.emplace_back(k, v);
+
+  if (mpi) {
+    // Rank 0 reports the whole job: every rank's result, merged exactly.
+    if (!MpiJob::Agree(true)) return OtherRankFailed(err);
+    std::ostringstream mine;
+    WriteJson(report, mine);
+    const std::vector<std::string> all = MpiJob::GatherToRoot(mine.str());
+    if (rank != 0) {
+      store->Close();
+      std::uint64_t integrity = 0;
+      for (const auto& ph : report.phases) {
+        if (ph.interrupted) return 128 + StopSignal();
+        integrity += ph.integrity_failures;
+      }
+      return integrity > 0 ? 1 : 0;
+    }
+    std::vector<MergeInput> inputs;
+    for (std::size_t r = 0; r < all.size(); ++r) {
+      std::istringstream in(all[r]);
+      inputs.push_back({"rank " + std::to_string(r), ReadJson(in)});
+    }
+    report = MergeResults(inputs);
+    err << "storebench: merged the results of " << ranks << " MPI rank(s)\n";
+  }
 
   std::ostringstream text;
   for (std::size_t i = 0; i < report.phases.size(); ++i) {
@@ -409,7 +480,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   }
   if (interrupted) {
     err << "storebench: interrupted by signal " << StopSignal() << "; the results above are partial\n";
-    return 128 + StopSignal();
+    return 128 + (StopSignal() != 0 ? StopSignal() : SIGINT);
   }
   if (integrity > 0) {
     err << "storebench: data integrity check failed for " << integrity << " read(s)\n";
@@ -459,6 +530,12 @@ int RunMerge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   return integrity > 0 ? 1 : 0;
 }
 
+// "rank R of N: " under mpirun, so that a rank's error says which it is.
+std::string RankPrefix() {
+  if (!MpiJob::Active()) return "";
+  return "rank " + std::to_string(MpiJob::Rank()) + " of " + std::to_string(MpiJob::Size()) + ": ";
+}
+
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -480,10 +557,12 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (cl.command.empty()) throw ConfigError("no command given: load, run or bench (see storebench --help)");
     return RunPhases(cl, out, err);
   } catch (const ConfigError& e) {
-    err << "storebench: " << e.what() << "\n";
+    err << "storebench: " << RankPrefix() << e.what() << "\n";
+    MpiJob::FailPending();
     return 2;
   } catch (const SetupError& e) {
-    err << "storebench: " << e.what() << "\n";
+    err << "storebench: " << RankPrefix() << e.what() << "\n";
+    MpiJob::FailPending();
     return 2;
   }
 }

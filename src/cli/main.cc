@@ -1,11 +1,16 @@
-// storebench's entry point: everything is in cli/cli.cc.
+// storebench's entry point: everything is in cli/cli.cc. Under mpirun this
+// process is one rank of an MPI job (cli/mpi_job.h).
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/mpi_job.h"
 
 int main(int argc, char** argv) {
+  storebench::MpiJob::Start(&argc, &argv);
   std::vector<std::string> args(argv + 1, argv + argc);
-  return storebench::RunCli(args, std::cout, std::cerr);
+  const int code = storebench::RunCli(args, std::cout, std::cerr);
+  storebench::MpiJob::Finish();
+  return code;
 }
