@@ -25,6 +25,8 @@ Options (YCSB's spelling, or the long form):
   -s, --status             status line on stderr every status.interval seconds (default 10)
   -l, --label LABEL        a label for this run in the JSON result
   --json FILE              write the JSON result to FILE (same as -p exportfile=FILE)
+  --hdr-log FILE           write an HdrHistogram interval log (ns values, one line per op type per
+                           second, tagged READ, UPDATE, ...; LOAD-INSERT for bench's load phase)
   -load, --load            the load phase (YCSB Client style: storebench -load -db NAME ...)
   -t, --transactions       the run phase (YCSB Client style)
 
@@ -75,6 +77,8 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       cl.overrides.emplace_back("label", need_value(i, a));
     } else if (a == "--json") {
       cl.json_file = need_value(i, a);
+    } else if (a == "--hdr-log") {
+      cl.hdr_log_file = need_value(i, a);
     } else if (a == "-load" || a == "--load") {
       cl.command = cl.command.empty() ? "load" : cl.command;
       if (cl.command != "load") throw ConfigError("-load conflicts with the command '" + cl.command + "'");
@@ -84,7 +88,7 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
     } else if (!a.empty() && a[0] == '-') {
       const std::vector<std::string> opts = {"-P", "-p", "-db", "-threads", "-target", "-s", "-l", "-load", "-t",
                                              "--props", "--set", "--db", "--threads", "--target", "--status",
-                                             "--label", "--json", "--load", "--transactions", "--help"};
+                                             "--label", "--json", "--hdr-log", "--load", "--transactions", "--help"};
       std::string hint = ClosestMatch(a, opts);
       throw ConfigError("unknown option '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                         "; see storebench --help");

@@ -17,6 +17,7 @@ struct CommandLine {
   std::vector<std::string> property_files;                       // -P, in order
   std::vector<std::pair<std::string, std::string>> overrides;    // -p and flag-derived, in order
   std::string json_file;                                         // --json
+  std::string hdr_log_file;                                      // --hdr-log
   bool help = false;
 };
 
