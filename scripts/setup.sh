@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages storebench needs to build and test, once:
 # a second run finds them installed and returns at once.
+# STOREBENCH_JAVA=1 also installs a JDK (default-jdk-headless, ~270 MB
+# installed), which the --hdr-log compatibility test needs; without javac that
+# test is skipped with a message.
 set -euo pipefail
 packages=(cmake g++ make pkg-config librocksdb-dev rocksdb-tools libgtest-dev libgmock-dev
-          libbenchmark-dev nlohmann-json3-dev
+          libbenchmark-dev nlohmann-json3-dev zlib1g-dev libhdrhistogram-java
           libleveldb-dev liblmdb-dev libsqlite3-dev libwiredtiger-dev libkyotocabinet-dev
           libtokyocabinet-dev libgroonga-dev openmpi-bin libopenmpi-dev)
+if [ "${STOREBENCH_JAVA:-0}" = 1 ]; then packages+=(default-jdk-headless); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

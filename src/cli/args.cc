@@ -30,6 +30,8 @@ Options (YCSB's spelling, or the long form):
   --json FILE              write the JSON result to FILE (same as -p exportfile=FILE)
   --part K/N               be client process K (0-based) of N: this process's share of the load
                            and of operationcount and target (-p client.id=K -p client.count=N)
+  --hdr-log FILE           write an HdrHistogram interval log (ns values, one line per op type per
+                           second, tagged READ, UPDATE, ...; LOAD-INSERT for bench's load phase)
   -load, --load            the load phase (YCSB Client style: storebench -load -db NAME ...)
   -t, --transactions       the run phase (YCSB Client style)
 
@@ -86,6 +88,8 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       cl.overrides.emplace_back("client.count", std::to_string(part.count));
     } else if ((a == "-o" || a == "--output") && cl.command == "merge") {
       cl.output_file = need_value(i, a);
+    } else if (a == "--hdr-log") {
+      cl.hdr_log_file = need_value(i, a);
     } else if (a == "-load" || a == "--load") {
       cl.command = cl.command.empty() ? "load" : cl.command;
       if (cl.command != "load") throw ConfigError("-load conflicts with the command '" + cl.command + "'");
@@ -95,7 +99,7 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
     } else if (!a.empty() && a[0] == '-') {
       const std::vector<std::string> opts = {"-P", "-p", "-db", "-threads", "-target", "-s", "-l", "-load", "-t",
                                              "--props", "--set", "--db", "--threads", "--target", "--status",
-                                             "--label", "--json", "--part", "--load", "--transactions", "--help"};
+                                             "--label", "--json", "--part", "--hdr-log", "--load", "--transactions", "--help"};
       std::string hint = ClosestMatch(a, opts);
       throw ConfigError("unknown option '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                         "; see storebench --help");

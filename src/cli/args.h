@@ -19,6 +19,7 @@ struct CommandLine {
   std::string json_file;                                         // --json
   std::vector<std::string> inputs;                               // merge: the part files
   std::string output_file;                                       // merge: -o, --output
+  std::string hdr_log_file;                                      // --hdr-log
   bool help = false;
 };
 

@@ -165,9 +165,9 @@ PhaseResult Runner::Run() {
   start_barrier.arrive_and_wait();
   measure_barrier.arrive_and_wait();
   const std::int64_t start = t0.load();
-  r.start_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        std::chrono::system_clock::now().time_since_epoch())
-                        .count();
+  const auto start_wall = std::chrono::system_clock::now().time_since_epoch();
+  r.start_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(start_wall).count();
+  const double start_unix_s = std::chrono::duration<double>(start_wall).count();
 
   // Collector: every interval (plus a grace period for the threads to hand
   // off), merge the published interval histograms into one point.
@@ -187,10 +187,16 @@ PhaseResult Runner::Run() {
   };
   auto collect = [&](std::int64_t point_end, bool final_point) {
     for (auto& c : clients) c->stats->TakeInterval(interval_acc);
-    const std::int64_t point_start = point_end - interval_ns;
-    const double len_s = final_point ? static_cast<double>(point_end - std::max(start, point_start)) / 1e9
+    // The final (partial) interval starts where the last full one ended.
+    const std::int64_t point_start = std::clamp(final_point ? next_point - interval_ns : point_end - interval_ns,
+                                                start, std::max(start, point_end));
+    const double len_s = final_point ? static_cast<double>(point_end - point_start) / 1e9
                                      : static_cast<double>(interval_ns) / 1e9;
     IntervalPoint p = MakePoint(static_cast<double>(point_end - start) / 1e9, len_s, interval_acc);
+    if (opts_.on_interval) {
+      opts_.on_interval(start_unix_s + static_cast<double>(point_start - start) / 1e9,
+                        start_unix_s + static_cast<double>(point_end - start) / 1e9, interval_acc);
+    }
     if (!final_point || p.operations > 0) r.series.push_back(std::move(p));
     for (int i = 0; i < kNumOpTypes; ++i) {
       if (!interval_acc[i]) continue;

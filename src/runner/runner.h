@@ -11,12 +11,17 @@
 #pragma once
 
 #include <atomic>
+#include <array>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "db/binding.h"
+#include "measure/histogram.h"
+#include "measure/op_type.h"
 #include "measure/result.h"
 #include "runner/clock.h"
 #include "workload/core_workload.h"
@@ -38,6 +43,14 @@ struct RunnerOptions {
   std::vector<double> percentiles = {50, 95, 99};
   double series_interval_s = 1;
   std::string binding;                  // for the result
+  // If set, called on the collector thread once per series interval (also
+  // the last, partial one) with that interval's histograms: each type's OK
+  // and failed operations, in the latency kind of the series; entries may be
+  // null or empty. start/end are wall-clock seconds since the epoch. The
+  // intervals of a phase tile it, so their counts add up to its totals.
+  std::function<void(double start_unix_s, double end_unix_s,
+                     const std::array<std::unique_ptr<Histogram>, kNumOpTypes>&)>
+      on_interval;
 };
 
 // Process-wide stop request, set from a signal handler (async-signal-safe).
