@@ -21,8 +21,8 @@
 //            With rocksdb.transactiondb=true the database is a pessimistic
 //            TransactionDB and an update is GetForUpdate + Put + Commit in
 //            one transaction: atomic (a concurrent update of the same key
-//            waits for its lock, then fails with ERROR after the lock
-//            timeout, 1 s by default).
+//            waits for its lock, then is ABORTED after the lock timeout,
+//            1 s by default).
 //   Read   = Get + DecodeRecord; NOT_FOUND if missing
 //   Delete = Delete (blind: OK whether or not the key existed)
 //   Scan   = iterator Seek(start_key), then up to `count` records in key
@@ -365,14 +365,16 @@ class RocksSession final : public Session {
 
   // Get-for-update, merge and put in one pessimistic transaction: atomic
   // against concurrent updates of the same key (the second waits for the
-  // key's lock, up to the lock timeout, then fails with ERROR).
+  // key's lock, up to the lock timeout, then is ABORTED: the transaction
+  // gave up and changed nothing).
   Status TransactionalUpdate(rocksdb::ColumnFamilyHandle* cf, std::string_view key, std::span<const Field> values) {
     txn_ = txn_db_->BeginTransaction(write_options_, txn_options_, txn_);  // reuses the object
     pin_.Reset();
     rocksdb::Status s = txn_->GetForUpdate(read_options_, cf, Slice(key), &pin_);
     if (!s.ok()) {
       txn_->Rollback();
-      return s.IsNotFound() ? Status::NotFound() : Status::Error();
+      if (s.IsNotFound()) return Status::NotFound();
+      return s.IsTimedOut() || s.IsBusy() ? Status(Status::kAborted) : Status::Error();
     }
     bool ok = MergeRecord(View(pin_), values, &buf_);
     pin_.Reset();
