@@ -16,21 +16,14 @@
 #include <thread>
 #include <vector>
 
+#include "test_util.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Exec {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using Exec = storebench::test_util::ProcessResult;
+using storebench::test_util::Slurp;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -45,33 +38,11 @@ class CliTest : public ::testing::Test {
 
   // Runs the binary in dir_ with args; stdout/stderr captured.
   Exec Run(const std::vector<std::string>& args, int signal_after_ms = 0, int signal_number = SIGINT) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    pid_t pid = fork();
-    if (pid == 0) {
-      if (chdir(dir_.c_str()) != 0) _exit(99);
-      FILE* o = freopen(out.c_str(), "w", stdout);
-      FILE* e = freopen(err.c_str(), "w", stderr);
-      if (!o || !e) _exit(98);
-      std::vector<char*> argv;
-      std::string bin = STOREBENCH_BINARY;
-      argv.push_back(bin.data());
-      std::vector<std::string> copy = args;
-      for (auto& a : copy) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(bin.c_str(), argv.data());
-      _exit(97);
-    }
-    if (signal_after_ms > 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(signal_after_ms));
-      kill(pid, signal_number);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    Exec r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = Slurp(out);
-    r.err = Slurp(err);
-    return r;
+    storebench::test_util::ProcessOptions o;
+    o.cwd = dir_.string();
+    o.signal_after_ms = signal_after_ms;
+    o.signal_number = signal_number;
+    return storebench::test_util::RunProcess(STOREBENCH_BINARY, args, o);
   }
   std::string Workload(const std::string& name) { return std::string(STOREBENCH_SOURCE_DIR) + "/workloads/" + name; }
   void Write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }

@@ -20,6 +20,7 @@
 
 #include "hdr_log_decode.h"
 #include "measure/histogram.h"
+#include "test_util.h"
 
 namespace storebench {
 namespace {
@@ -29,12 +30,7 @@ using Json = nlohmann::json;
 
 constexpr const char* kHdrJar = "/usr/share/java/hdrhistogram.jar";
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test_util::Slurp;
 
 std::string Quote(const std::string& s) { return "'" + s + "'"; }
 

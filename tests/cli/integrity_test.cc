@@ -19,42 +19,18 @@
 
 #include "db/binding.h"
 #include "db/registry.h"
+#include "test_util.h"
 
 namespace storebench {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Exec {
-  int code = -1;
-  std::string err;
-};
-
-// Runs the storebench binary in `cwd`; stderr captured, stdout discarded.
-Exec RunIn(const fs::path& cwd, const std::vector<std::string>& args) {
-  const fs::path err = cwd / "stderr";
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (chdir(cwd.c_str()) != 0) _exit(99);
-    if (!freopen("/dev/null", "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(98);
-    std::vector<char*> argv;
-    std::string bin = STOREBENCH_BINARY;
-    argv.push_back(bin.data());
-    std::vector<std::string> copy = args;
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    _exit(97);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  Exec r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream f(err);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  r.err = ss.str();
-  return r;
+// Runs the storebench binary in `cwd`.
+test_util::ProcessResult RunIn(const fs::path& cwd, const std::vector<std::string>& args) {
+  test_util::ProcessOptions o;
+  o.cwd = cwd.string();
+  return test_util::RunProcess(STOREBENCH_BINARY, args, o);
 }
 
 using Param = std::tuple<const BindingInfo*, std::string /*workload*/, std::string /*insertorder*/>;
@@ -101,7 +77,7 @@ TEST_P(IntegrityTest, LoadThenRunVerifiesEveryRecord) {
     args.insert(args.end(), common.begin(), common.end());
     args.insert(args.end(), extra.begin(), extra.end());
     args.insert(args.end(), {"--json", (dir_ / (command + ".json")).string()});
-    Exec r = RunIn(dir_, args);
+    test_util::ProcessResult r = RunIn(dir_, args);
     ASSERT_EQ(r.code, 0) << command << " " << name << " " << workload << ": " << r.err;
     std::ifstream f(dir_ / (command + ".json"));
     nlohmann::json j = nlohmann::json::parse(f);

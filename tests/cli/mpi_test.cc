@@ -15,23 +15,14 @@
 
 #include "cli/mpi_job.h"
 #include "report/json_report.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 using namespace storebench;
 
 namespace {
 
-struct Exec {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using Exec = test_util::ProcessResult;
 
 std::string FindMpirun() {
   const char* path = std::getenv("PATH");
@@ -68,7 +59,7 @@ class MpiTest : public ::testing::Test {
 
   // mpirun -np N storebench ARGS..., on this host only, in dir_.
   Exec Mpirun(int ranks, const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {mpirun_, "--oversubscribe", "--allow-run-as-root", "--mca", "btl", "self,vader",
+    std::vector<std::string> argv = {"--oversubscribe", "--allow-run-as-root", "--mca", "btl", "self,vader",
                                      "-np", std::to_string(ranks)};
     // Under the asan preset: OpenMPI leaves allocations at exit in plugins it
     // has unloaded by then, so LeakSanitizer reports them as <unknown module>
@@ -78,28 +69,10 @@ class MpiTest : public ::testing::Test {
     argv.insert(argv.end(), {"-x", "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1"});
     argv.push_back(STOREBENCH_BINARY);
     argv.insert(argv.end(), args.begin(), args.end());
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    pid_t pid = fork();
-    if (pid == 0) {
-      if (chdir(dir_.c_str()) != 0) _exit(99);
-      setenv("OMPI_MCA_plm", "isolated", 0);
-      setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
-      FILE* o = freopen(out.c_str(), "w", stdout);
-      FILE* e = freopen(err.c_str(), "w", stderr);
-      if (!o || !e) _exit(98);
-      std::vector<char*> cargv;
-      for (auto& a : argv) cargv.push_back(a.data());
-      cargv.push_back(nullptr);
-      execv(mpirun_.c_str(), cargv.data());
-      _exit(97);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    Exec r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = Slurp(out);
-    r.err = Slurp(err);
-    return r;
+    test_util::ProcessOptions o;
+    o.cwd = dir_.string();
+    o.env = {{"OMPI_MCA_plm", "isolated"}, {"OMPI_MCA_rmaps_base_oversubscribe", "1"}};
+    return test_util::RunProcess(mpirun_, argv, o);
   }
 
   RunReport ReadResult(const std::string& name) {
