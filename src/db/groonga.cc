@@ -75,7 +75,6 @@
 #include <fcntl.h>
 #include <groonga.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>

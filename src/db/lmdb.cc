@@ -61,7 +61,6 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <shared_mutex>
 #include <string>
 #include <utility>
