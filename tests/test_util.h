@@ -9,7 +9,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cctype>
 #include <chrono>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -101,6 +103,54 @@ inline const OpResult* FindOp(const PhaseResult& r, const std::string& name) {
     if (op.name == name) return &op;
   }
   return nullptr;
+}
+
+// The server a test of a network binding talks to, as started by the test
+// command (scripts/test.sh via scripts/servers/): the environment variable
+// STOREBENCH_TEST_SERVER_<NAME> (NAME upper-cased, e.g. REDIS, REDIS_CLUSTER,
+// POSTGRESQL) holds space-separated `property=value` settings such as
+// "redis.host=127.0.0.1 redis.port=40123". nullopt when it is not set.
+inline std::optional<std::vector<std::pair<std::string, std::string>>> ServerSettings(const std::string& name) {
+  std::string var = "STOREBENCH_TEST_SERVER_";
+  for (char c : name) var += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const char* v = std::getenv(var.c_str());
+  if (v == nullptr) return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream in(v);
+  std::string item;
+  while (in >> item) {
+    const auto eq = item.find('=');
+    if (eq != std::string::npos) out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return out;
+}
+
+// True when the test command started every server (STOREBENCH_REQUIRE_SERVERS=1):
+// a missing server is then a failure, not a skip.
+inline bool ServersRequired() {
+  const char* v = std::getenv("STOREBENCH_REQUIRE_SERVERS");
+  return v != nullptr && std::string(v) == "1";
+}
+
+// In a test body: sets `out` (a vector of property pairs) to the settings
+// of server `name`, or skips the test (fails it when servers are required).
+#define STOREBENCH_NEED_SERVER(name, out)                                                         \
+  do {                                                                                           \
+    auto settings_ = ::storebench::test_util::ServerSettings(name);                              \
+    if (!settings_) {                                                                            \
+      if (::storebench::test_util::ServersRequired()) FAIL() << "no server for " << (name);      \
+      GTEST_SKIP() << "no server for " << (name) << ": run scripts/test.sh, or start one with "  \
+                   << "scripts/servers/" << (name) << ".sh and set STOREBENCH_TEST_SERVER_*";    \
+    }                                                                                            \
+    (out) = *settings_;                                                                          \
+  } while (0)
+
+// A table name no other test (or earlier run) uses, for tests that share a server.
+inline std::string UniqueTable(const std::string& prefix = "t") {
+  static int counter = 0;
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  return prefix + std::to_string(getpid()) + "_" + std::to_string(now % 1000000007) + "_" +
+         std::to_string(counter++);
 }
 
 }  // namespace storebench::test_util

@@ -151,6 +151,22 @@ struct Capabilities {
   // threads setting different fields of one record never lose either field.
   // False for a plain read-merge-write (YCSB's RocksDB/LevelDB bindings).
   bool atomic_update = false;
+  // The sessions wait only through net/io.h (WaitFd, SleepUntil), so the
+  // runner may host several clients on one thread as fibers (`connections`
+  // > 1, pipelining). False for embedded engines: their calls block the thread.
+  bool waits_through_io = false;
+  // Clients per connection the binding wants (its NAME.pipeline): the runner
+  // hosts connections x pipeline clients per thread, and the binding lets
+  // the clients of one ClientSlot{thread, connection} share a connection.
+  int pipeline = 1;
+};
+
+// Where a client sits: its thread, its connection on that thread, and its
+// place among the pipelined clients of that connection.
+struct ClientSlot {
+  int thread = 0;
+  int connection = 0;
+  int slot = 0;
 };
 
 // The shared engine handle: opened once per process, thread-safe.
@@ -159,6 +175,10 @@ class Store {
   virtual ~Store() = default;
   // A new session for client thread `thread_id`. Throws SetupError.
   virtual std::unique_ptr<Session> NewSession(int thread_id) = 0;
+  // A session for the client at `slot`. Bindings that pipeline override it
+  // to give the clients of one {thread, connection} one shared connection;
+  // they are all used from that one thread. Throws SetupError.
+  virtual std::unique_ptr<Session> NewClientSession(const ClientSlot& slot) { return NewSession(slot.thread); }
   virtual Capabilities capabilities() const { return {}; }
   // Bytes the store occupies on disk, where that means something.
   virtual std::optional<std::uint64_t> DiskUsageBytes() { return std::nullopt; }
@@ -193,6 +213,9 @@ struct BindingInfo {
   // True when the binding keeps data in `NAME.dir` (the CLI supplies the
   // default dir, or a temporary one for `bench`).
   bool uses_dir = false;
+  // True when the binding talks to a server (tests then need one running;
+  // see tests/test_util.h ServerProperties).
+  bool server = false;
 };
 
 }  // namespace storebench

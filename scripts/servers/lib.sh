@@ -1,0 +1,52 @@
+# Shared by the server scripts in this folder (source it). Each script
+# NAME.sh has the same interface:
+#   NAME.sh start DIR   starts the server on 127.0.0.1 on a free port, data in
+#                       DIR (created), waits until it answers, writes its
+#                       pid(s) to DIR/pids and prints ONE line on stdout: the
+#                       binding's properties to reach it, e.g.
+#                       "redis.host=127.0.0.1 redis.port=40123"
+#                       (what tests read from STOREBENCH_TEST_SERVER_NAME).
+#   NAME.sh stop DIR    stops what DIR/pids names (TERM, then KILL after 10 s).
+# Nothing is started as a system service and nothing listens beyond loopback.
+set -euo pipefail
+
+die() { echo "$(basename "$0"): $*" >&2; exit 1; }
+
+# A TCP port on 127.0.0.1 that nothing answers on right now.
+free_port() {
+  local p
+  for _ in $(seq 1 200); do
+    p=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
+  done
+  die "no free port found"
+}
+
+# Runs "$@" every 0.1 s until it succeeds; fails after $WAIT_S seconds (default 30).
+wait_for() {
+  local tries=$(( ${WAIT_S:-30} * 10 ))
+  for _ in $(seq 1 "$tries"); do
+    if "$@" >/dev/null 2>&1; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# True while the process is alive (and not a zombie).
+alive() { [ -d "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+
+# Stops every pid listed in DIR/pids: TERM, up to 10 s, then KILL.
+stop_pids() {
+  local dir=$1 pid
+  [ -f "$dir/pids" ] || return 0
+  for pid in $(cat "$dir/pids"); do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in $(cat "$dir/pids"); do
+    for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.1; done
+    if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
+  done
+  rm -f "$dir/pids"
+}
+
+# The directory of a Debian server binary that is not on root's PATH
+# (e.g. postgresql's /usr/lib/postgresql/15/bin).
+newest_dir() { ls -d "$@" 2>/dev/null | sort -V | tail -1; }
