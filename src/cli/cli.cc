@@ -56,6 +56,8 @@ const std::map<std::string, std::string>& AcceptedNotes() {
 
 struct ClientOptions {
   int threads = 1;
+  int connections = 1;
+  std::uint64_t max_errors = 0;
   double target = 0;
   bool status = false;
   double status_interval_s = 10;
@@ -92,6 +94,8 @@ std::vector<double> ParsePercentiles(const Properties& p) {
 ClientOptions ReadClientOptions(const Properties& p) {
   ClientOptions o;
   o.threads = static_cast<int>(p.GetInt("threadcount", 1, 1, 100000));
+  o.connections = static_cast<int>(p.GetInt("connections", 1, 1, 100000));
+  o.max_errors = static_cast<std::uint64_t>(p.GetInt("errors.max", 0, 0));
   o.target = p.GetDouble("target", 0, 0);
   o.status = p.GetBool("status", false);
   o.status_interval_s = p.GetDouble("status.interval", 10, 0.001);
@@ -384,6 +388,8 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   SteadyClock clock;
   RunnerOptions ro;
   ro.threads = co.threads;
+  ro.connections = co.connections;
+  ro.max_errors = co.max_errors;
   ro.target_ops_per_s = co.target;
   ro.max_execution_s = co.max_execution_s;
   ro.warmup_operations = co.warmup_operations;
@@ -521,6 +527,13 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   if (integrity > 0) {
     err << "storebench: data integrity check failed for " << integrity << " read(s)\n";
     return 1;
+  }
+  for (const auto& ph : report.phases) {
+    if (ph.errors_exceeded) {
+      err << "storebench: stopped the " << ph.phase << " phase after more than errors.max=" << co.max_errors
+          << " failed operations; the results above are partial\n";
+      return 1;
+    }
   }
   return 0;
 }

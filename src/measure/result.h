@@ -52,6 +52,7 @@ struct PhaseResult {
   std::uint64_t operations = 0;     // all operations done (ok or not)
   double throughput_ops_per_s = 0;
   bool interrupted = false;         // stopped by SIGINT/SIGTERM: partial results
+  bool errors_exceeded = false;     // stopped because more than errors.max operations failed
   std::string stop_reason;          // "operationcount", "maxexecutiontime", "signal", ...
   std::vector<OpResult> ops;        // stable order (see runner)
   std::vector<IntervalPoint> series;

@@ -18,7 +18,12 @@ namespace storebench::io {
 
 class FiberScheduler {
  public:
-  explicit FiberScheduler(std::size_t stack_bytes = 256 * 1024);
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr std::size_t kDefaultStackBytes = 1024 * 1024;  // ASan's frames are larger
+#else
+  static constexpr std::size_t kDefaultStackBytes = 256 * 1024;
+#endif
+  explicit FiberScheduler(std::size_t stack_bytes = kDefaultStackBytes);
   ~FiberScheduler();
   FiberScheduler(const FiberScheduler&) = delete;
   FiberScheduler& operator=(const FiberScheduler&) = delete;

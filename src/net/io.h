@@ -39,6 +39,10 @@ WaitResult WaitFd(int fd, bool for_write, std::int64_t deadline_ns);
 // close waited-on descriptors through this, never close(2) directly, so a new
 // socket that reuses the number is watched afresh.
 void Close(int fd);
+// Makes the calling thread's scheduler forget `fd` without closing it, for
+// descriptors a client library closes itself (libpq's PQfinish,
+// mysql_close): call it just before handing the fd back to the library.
+void Forget(int fd);
 
 // Sleeps until t_ns (suspends only the calling client inside a fiber).
 void SleepUntil(std::int64_t t_ns);

@@ -211,3 +211,9 @@ void TcpConnection::Consume(std::size_t n) {
 }
 
 }  // namespace storebench::net
+
+#include "net/pipeline.h"
+
+namespace storebench::net {
+std::int64_t Pipeline::SteadyClockNow() { return SteadyClock::Now(); }
+}  // namespace storebench::net

@@ -64,6 +64,12 @@ class TcpConnection {
   Status Fill(std::int64_t deadline_ns);
   void Consume(std::size_t n);
 
+  // Takes over an already connected non-blocking socket (tests).
+  void AdoptForTest(int fd) {
+    Disconnect();
+    fd_ = fd;
+  }
+
   // Connect attempts that failed since the last success (for Stats).
   std::uint64_t reconnects() const { return reconnects_; }
 

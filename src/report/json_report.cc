@@ -71,6 +71,7 @@ Json PhaseJson(const PhaseResult& p) {
   j["operations"] = p.operations;
   j["throughput_ops_per_s"] = Number(p.throughput_ops_per_s);
   j["interrupted"] = p.interrupted;
+  if (p.errors_exceeded) j["errors_exceeded"] = true;
   j["stop_reason"] = p.stop_reason;
   j["disk_bytes"] = p.disk_bytes ? Json(*p.disk_bytes) : Json(nullptr);
   j["integrity_failures"] = p.integrity_failures;
@@ -358,6 +359,7 @@ PhaseResult ReadPhase(const Json& j, const std::string& path) {
   p.operations = U64(f("operations"), c("operations"));
   p.throughput_ops_per_s = Double(f("throughput_ops_per_s"), c("throughput_ops_per_s"));
   p.interrupted = Bool(f("interrupted"), c("interrupted"));
+  if (j.contains("errors_exceeded")) p.errors_exceeded = Bool(j["errors_exceeded"], c("errors_exceeded"));
   p.stop_reason = String(f("stop_reason"), c("stop_reason"));
   const Json& disk = f("disk_bytes");
   if (!disk.is_null()) p.disk_bytes = U64(disk, c("disk_bytes"));

@@ -154,6 +154,7 @@ PhaseResult MergePhase(const std::vector<const PhaseResult*>& phases, double gra
     end_ms = std::max(end_ms, p->start_unix_ms + p->runtime_ms);
     m.operations += p->operations;
     m.interrupted = m.interrupted || p->interrupted;
+    m.errors_exceeded = m.errors_exceeded || p->errors_exceeded;
     reasons.insert(p->stop_reason);
     m.integrity_failures += p->integrity_failures;
     if (p->disk_bytes) {

@@ -111,6 +111,7 @@ void WriteTextSummary(const PhaseResult& r, std::ostream& out) {
   WriteLine(out, "OVERALL", "RunTime(ms)", std::to_string(r.runtime_ms));
   WriteLine(out, "OVERALL", "Throughput(ops/sec)", FormatDouble(r.throughput_ops_per_s));
   if (r.interrupted) WriteLine(out, "OVERALL", "Interrupted", "true");
+  if (r.errors_exceeded) WriteLine(out, "OVERALL", "StoppedOnErrors", "true");
   if (r.disk_bytes) WriteLine(out, "STORE", "DiskUsage(bytes)", *r.disk_bytes);
   if (r.integrity_failures > 0) WriteLine(out, "VERIFY", "IntegrityFailures", r.integrity_failures);
 

@@ -10,6 +10,7 @@
 // nothing in the latency). One per client thread; not thread-safe.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "db/binding.h"
@@ -74,9 +75,16 @@ class MeasuredSession {
     return st;
   }
 
+  // Counts every failed operation here too (the runner's errors.max check
+  // reads it from another thread); null = not counted.
+  void set_failure_counter(std::atomic<std::uint64_t>* failures) { failures_ = failures; }
+
   // Records a composite operation (read-modify-write) timed by the caller.
   void Record(OpType op, Status st, std::int64_t start_ns, std::int64_t end_ns) {
     stats_->Record(op, st, intended_ns_ == kNone ? start_ns : intended_ns_, start_ns, end_ns);
+    if (!st.ok() && failures_ != nullptr) [[unlikely]] {
+      failures_->fetch_add(1, std::memory_order_relaxed);
+    }
   }
 
  private:
@@ -85,6 +93,7 @@ class MeasuredSession {
   Clock* clock_;
   bool real_clock_;
   std::int64_t intended_ns_ = kNone;
+  std::atomic<std::uint64_t>* failures_ = nullptr;
 };
 
 }  // namespace storebench

@@ -8,7 +8,11 @@
 #include <memory>
 #include <thread>
 
+#include <sys/prctl.h>
+
 #include "core/error.h"
+#include "net/fiber_scheduler.h"
+#include "net/io.h"
 #include "measure/thread_stats.h"
 #include "report/text_report.h"
 #include "runner/measured_session.h"
@@ -19,19 +23,32 @@ namespace {
 volatile std::sig_atomic_t g_stop_signal = 0;
 
 constexpr std::int64_t kNsPerS = 1'000'000'000;
+// Slot::ops_planned of a client whose share of a bounded count is zero.
+constexpr std::uint64_t kNothing = ~std::uint64_t{0};
 
 std::int64_t SecondsToNs(double s) { return static_cast<std::int64_t>(s * 1e9); }
 
-// One client thread's state; lives until the phase result is built.
-struct Client {
+// One client: its session, workload state and share of the operations.
+struct Slot {
   std::unique_ptr<Session> session;
   std::unique_ptr<CoreWorkloadThread> work;
-  std::unique_ptr<ThreadStats> stats;
   std::uint64_t ops_planned = 0;  // 0 = unlimited
   std::uint64_t warmup_ops = 0;
+};
+
+// One client thread's state; lives until the phase result is built.
+struct Client {
+  std::vector<Slot> slots;  // one, or several run as fibers
+  std::unique_ptr<ThreadStats> stats;
   alignas(64) std::atomic<std::uint64_t> ops_done{0};
+  std::atomic<std::uint64_t> failures{0};
   std::int64_t end_ns = 0;
 };
+
+// YCSB's split of `total` over `n`: total / n each, the first total % n one more.
+std::uint64_t Share(std::uint64_t total, std::uint64_t n, std::uint64_t i) {
+  return total / n + (i < total % n ? 1 : 0);
+}
 
 IntervalPoint MakePoint(double t_s, double interval_s,
                         const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& h) {
@@ -70,24 +87,42 @@ PhaseResult Runner::Run() {
   const std::int64_t interval_ns = std::max<std::int64_t>(1'000'000, SecondsToNs(opts_.series_interval_s));
   const std::vector<OpType> op_types = workload_.OpTypes(opts_.loading);
 
+  const Capabilities caps = store_.capabilities();
+  const int per_connection = std::max(1, caps.pipeline);
+  const int connections = std::max(1, opts_.connections);
+  const int per_thread = connections * per_connection;
+  if (per_thread > 1 && !caps.waits_through_io) {
+    throw ConfigError("binding '" + opts_.binding + "' blocks its thread in every call, so connections=" +
+                      std::to_string(connections) + " cannot keep more operations in flight; use more threads instead");
+  }
+  const bool fibers = per_thread > 1;
+
   std::vector<std::unique_ptr<Client>> clients;
   for (int i = 0; i < n; ++i) {
     auto c = std::make_unique<Client>();
-    c->session = store_.NewSession(i);  // may throw SetupError: nothing started yet
-    c->work = workload_.NewThread(i);
     c->stats = std::make_unique<ThreadStats>(interval_ns, series_intended, opts_.target_ops_per_s > 0);
     for (OpType t : op_types) c->stats->Prepare(t);
-    // YCSB's split: opcount / threads, the first (opcount % threads) get one more.
-    const auto un = static_cast<std::uint64_t>(n), ui = static_cast<std::uint64_t>(i);
-    c->ops_planned = opts_.operation_count / un + (ui < opts_.operation_count % un ? 1 : 0);
-    c->warmup_ops = opts_.warmup_operations / un + (ui < opts_.warmup_operations % un ? 1 : 0);
+    const std::uint64_t thread_ops = Share(opts_.operation_count, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(i));
+    const std::uint64_t thread_warmup = Share(opts_.warmup_operations, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(i));
+    c->slots.resize(static_cast<std::size_t>(per_thread));
+    for (int k = 0; k < per_thread; ++k) {
+      Slot& s = c->slots[static_cast<std::size_t>(k)];
+      // may throw SetupError: nothing started yet
+      s.session = store_.NewClientSession(ClientSlot{i, k / per_connection, k % per_connection});
+      s.work = workload_.NewThread(i * per_thread + k);
+      const auto uk = static_cast<std::uint64_t>(k), un = static_cast<std::uint64_t>(per_thread);
+      s.ops_planned = Share(thread_ops, un, uk);
+      s.warmup_ops = Share(thread_warmup, un, uk);
+      // A client with no share of a bounded count has nothing to do.
+      if (opts_.operation_count > 0 && s.ops_planned == 0) s.ops_planned = kNothing;
+    }
     clients.push_back(std::move(c));
   }
 
   std::atomic<bool> stop{false};
   std::atomic<int> running{n};
   std::atomic<std::int64_t> t0{0};
-  const double per_thread_rate = opts_.target_ops_per_s > 0 ? opts_.target_ops_per_s / n : 0;
+  const double per_client_rate = opts_.target_ops_per_s > 0 ? opts_.target_ops_per_s / (n * per_thread) : 0;
   std::barrier start_barrier(n + 1);
   std::barrier measure_barrier(n + 1, [&]() noexcept { t0.store(clock_.NowNs()); });
 
@@ -97,54 +132,83 @@ PhaseResult Runner::Run() {
     for (;;) {
       std::int64_t now = clock_.NowNs();
       if (due - now <= kSlice) break;
-      clock_.SleepUntilNs(now + kSlice);
+      if (fibers && real_clock) {
+        io::SleepUntil(now + kSlice);
+      } else {
+        clock_.SleepUntilNs(now + kSlice);
+      }
       if (stop.load(std::memory_order_relaxed)) return;
     }
-    clock_.SleepUntilNs(due);
+    if (fibers && real_clock) {
+      io::SleepUntil(due);
+    } else {
+      clock_.SleepUntilNs(due);
+    }
+  };
+
+  // Runs `body(slot)` for every client of thread c: directly, or as fibers.
+  auto for_each_slot = [&](Client& c, auto&& body) {
+    if (!fibers) {
+      body(c.slots[0]);
+      return;
+    }
+    io::FiberScheduler sched;
+    for (Slot& s : c.slots) sched.Spawn([&body, &s] { body(s); });
+    sched.Run();
   };
 
   auto body = [&](Client& c) {
-    MeasuredSession db(c.session.get(), c.stats.get(), &clock_, real_clock);
-    auto one = [&]() {
-      if (opts_.loading) {
-        c.work->DoInsert(db);
-      } else {
-        c.work->DoTransaction(db);
-      }
-    };
+    if (fibers) prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);  // wake fibers on time, not 50 us late
     start_barrier.arrive_and_wait();
     // Warm-up: same path, same rate, discarded afterwards.
-    if (c.warmup_ops > 0 || opts_.warmup_s > 0) {
+    if (opts_.warmup_operations > 0 || opts_.warmup_s > 0) {
       const std::int64_t w0 = clock_.NowNs();
       const std::int64_t w_end = opts_.warmup_s > 0 ? w0 + SecondsToNs(opts_.warmup_s) : INT64_MAX;
-      RateSchedule ws(w0, per_thread_rate);
-      for (std::uint64_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
-        if (c.warmup_ops > 0 && i >= c.warmup_ops) break;
-        if (opts_.warmup_s > 0 && clock_.NowNs() >= w_end) break;
-        if (ws.throttled()) {
-          const std::int64_t due = ws.DueNs(i);
-          wait_until(due);
-          db.set_intended_start(due);
+      for_each_slot(c, [&](Slot& s) {
+        MeasuredSession db(s.session.get(), c.stats.get(), &clock_, real_clock);
+        RateSchedule ws(w0, per_client_rate);
+        for (std::uint64_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+          if (s.warmup_ops > 0 && i >= s.warmup_ops) break;
+          if (opts_.warmup_operations > 0 && s.warmup_ops == 0) break;
+          if (opts_.warmup_s > 0 && clock_.NowNs() >= w_end) break;
+          if (ws.throttled()) {
+            const std::int64_t due = ws.DueNs(i);
+            wait_until(due);
+            db.set_intended_start(due);
+          }
+          if (opts_.loading) {
+            s.work->DoInsert(db);
+          } else {
+            s.work->DoTransaction(db);
+          }
         }
-        one();
-      }
+      });
     }
     measure_barrier.arrive_and_wait();
     const std::int64_t start = t0.load();
     c.stats->StartMeasuring(start);
-    RateSchedule schedule(start, per_thread_rate);
-    db.set_intended_start(MeasuredSession::kNone);
-    std::uint64_t i = 0;
-    for (; (c.ops_planned == 0 || i < c.ops_planned) && !stop.load(std::memory_order_relaxed); ++i) {
-      if (schedule.throttled()) {
-        const std::int64_t due = schedule.DueNs(i);
-        wait_until(due);
-        if (stop.load(std::memory_order_relaxed)) break;
-        db.set_intended_start(due);
+    for_each_slot(c, [&](Slot& s) {
+      MeasuredSession db(s.session.get(), c.stats.get(), &clock_, real_clock);
+      db.set_failure_counter(&c.failures);
+      RateSchedule schedule(start, per_client_rate);
+      const std::uint64_t planned = s.ops_planned == kNothing ? 0 : s.ops_planned;
+      if (s.ops_planned == kNothing) return;
+      for (std::uint64_t i = 0; (planned == 0 || i < planned) && !stop.load(std::memory_order_relaxed); ++i) {
+        if (schedule.throttled()) {
+          const std::int64_t due = schedule.DueNs(i);
+          wait_until(due);
+          if (stop.load(std::memory_order_relaxed)) break;
+          db.set_intended_start(due);
+        }
+        if (opts_.loading) {
+          s.work->DoInsert(db);
+        } else {
+          s.work->DoTransaction(db);
+        }
+        // One writer per counter: the thread's clients run on this thread.
+        c.ops_done.store(c.ops_done.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
       }
-      one();
-      c.ops_done.store(i + 1, std::memory_order_relaxed);
-    }
+    });
     c.end_ns = clock_.NowNs();
     c.stats->Finish(c.end_ns);
     running.fetch_sub(1);
@@ -259,6 +323,15 @@ PhaseResult Runner::Run() {
       r.interrupted = true;
       stop_reason = "signal";
     }
+    if (opts_.max_errors > 0 && !stop.load()) {
+      std::uint64_t failed = 0;
+      for (auto& c : clients) failed += c->failures.load(std::memory_order_relaxed);
+      if (failed > opts_.max_errors) {
+        stop.store(true);
+        stop_reason = "errors.max";
+        r.errors_exceeded = true;
+      }
+    }
     if (max_ns > 0 && now - start >= max_ns && !stop.load()) {
       stop.store(true);
       stop_reason = "maxexecutiontime";
@@ -325,7 +398,7 @@ PhaseResult Runner::Run() {
     if (has_failed) r.ops.push_back(std::move(failed));
   }
   for (auto& c : clients) r.integrity_failures += c->stats->integrity_failures;
-  for (auto& c : clients) c->session.reset();
+  for (auto& c : clients) c->slots.clear();
   return r;
 }
 

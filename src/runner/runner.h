@@ -1,7 +1,9 @@
 // Runner: runs one phase (load or run) of a workload against a store with N
 // client threads and turns what they measured into a PhaseResult.
 //
-// Each client thread has its own Session, workload state and ThreadStats.
+// Each client thread has its own ThreadStats and one or more clients, each
+// with its own Session and workload state (several clients per thread run as
+// fibers: `connections`, pipelining).
 // With a target rate each thread follows an open-loop schedule (operation i
 // due at t0 + i * threads / target) and latency is measured from the due
 // time. Warm-up operations run first, through the same path, and are then
@@ -31,6 +33,13 @@ namespace storebench {
 struct RunnerOptions {
   bool loading = false;
   int threads = 1;
+  // Clients per thread that keep requests in flight at once (memtier's -c):
+  // with the binding's pipeline depth P the runner hosts connections x P
+  // clients per thread as fibers (net/fiber_scheduler.h). Needs a binding
+  // whose capabilities() say waits_through_io; 1 = the thread is the client.
+  int connections = 1;
+  // Stop the phase once more than this many operations failed (0 = never).
+  std::uint64_t max_errors = 0;
   double target_ops_per_s = 0;          // whole process; 0 = unthrottled
   std::uint64_t operation_count = 0;    // whole process; 0 = until max_execution_s / stop
   double max_execution_s = 0;           // 0 = no limit
@@ -63,7 +72,9 @@ void ClearStop();
 class Runner {
  public:
   Runner(Store& store, CoreWorkload& workload, RunnerOptions opts, Clock& clock, std::ostream* status_out);
-  // Runs the phase. Throws SetupError when a session cannot be created.
+  // Runs the phase. Throws SetupError when a session cannot be created, and
+  // ConfigError when several clients per thread are asked of a binding that
+  // blocks its thread.
   PhaseResult Run();
 
  private:

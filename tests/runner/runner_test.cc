@@ -9,7 +9,12 @@
 #include <csignal>
 #include <thread>
 
+#include "core/error.h"
 #include "db/registry.h"
+#include "net/io.h"
+
+#include <algorithm>
+#include <mutex>
 
 namespace storebench {
 namespace {
@@ -247,6 +252,161 @@ TEST(SteadyClockTest, SleepUntilReturnsAtOrJustAfterTheDeadline) {
   EXPECT_GE(late, 0);  // never early
   // Not a timing test (shared machines): only that it does not oversleep grossly.
   EXPECT_LT(late, 200'000'000);
+}
+
+}  // namespace
+}  // namespace storebench
+
+namespace storebench {
+namespace {
+
+// A store whose operations each wait 1 ms through net/io.h, as a network
+// binding waits for its reply, recording how many were in flight at once
+// and which ClientSlots it handed out.
+class WaitingStore final : public Store {
+ public:
+  explicit WaitingStore(int pipeline) : pipeline_(pipeline) {}
+  class S final : public Session {
+   public:
+    explicit S(WaitingStore& s) : s_(s) {}
+    Status Op() {
+      const int now = ++s_.in_flight_;
+      s_.max_in_flight_ = std::max(s_.max_in_flight_.load(), now);
+      io::SleepUntil(SteadyClock::Now() + 1'000'000);
+      --s_.in_flight_;
+      s_.ops_++;
+      return Status::Ok();
+    }
+    Status Read(std::string_view, std::string_view, const FieldSelector&, RecordSet* out) override {
+      out->Clear();
+      return Op();
+    }
+    Status Scan(std::string_view, std::string_view, std::uint64_t, const FieldSelector&, RecordSet*) override {
+      return Op();
+    }
+    Status Update(std::string_view, std::string_view, std::span<const Field>) override { return Op(); }
+    Status Insert(std::string_view, std::string_view, std::span<const Field>) override { return Op(); }
+    Status Delete(std::string_view, std::string_view) override { return Op(); }
+
+   private:
+    WaitingStore& s_;
+  };
+  std::unique_ptr<Session> NewSession(int) override { return std::make_unique<S>(*this); }
+  std::unique_ptr<Session> NewClientSession(const ClientSlot& slot) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    slots_.push_back(std::to_string(slot.thread) + "/" + std::to_string(slot.connection) + "/" +
+                     std::to_string(slot.slot));
+    return NewSession(slot.thread);
+  }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.waits_through_io = true;
+    c.pipeline = pipeline_;
+    return c;
+  }
+
+  int pipeline_;
+  std::atomic<int> in_flight_{0}, max_in_flight_{0}, ops_{0};
+  std::mutex mu_;
+  std::vector<std::string> slots_;
+};
+
+TEST(RunnerFiberTest, ConnectionsTimesPipelineClientsPerThreadKeepOpsInFlight) {
+  WaitingStore store(/*pipeline=*/2);
+  CoreWorkload w(ReadOnly(1000));
+  RunnerOptions o;
+  o.threads = 2;
+  o.connections = 4;
+  o.operation_count = 1601;  // not a multiple of the 16 clients: the split must still add up
+  o.binding = "waiting";
+  SteadyClock clock;
+  Runner runner(store, w, o, clock, nullptr);
+  const auto t0 = SteadyClock::Now();
+  PhaseResult r = runner.Run();
+  const double elapsed_ms = static_cast<double>(SteadyClock::Now() - t0) / 1e6;
+  EXPECT_EQ(r.operations, 1601u);
+  EXPECT_EQ(store.ops_.load(), 1601);
+  ASSERT_NE(FindOp(r, "READ"), nullptr);
+  EXPECT_EQ(FindOp(r, "READ")->service.count(), 1601u);
+  // 2 threads x 4 connections x pipeline 2 = 16 clients, each waiting 1 ms per op.
+  EXPECT_EQ(store.max_in_flight_.load(), 16);
+  EXPECT_LT(elapsed_ms, 1601 / 2 * 1.0) << "no faster than one op in flight per thread";
+  // Latency is the op's own wait, not the time spent queued behind other clients.
+  EXPECT_LT(FindOp(r, "READ")->service.ValueAtPercentile(50), 5'000'000);
+  std::sort(store.slots_.begin(), store.slots_.end());
+  EXPECT_EQ(store.slots_.size(), 16u);
+  EXPECT_EQ(store.slots_.front(), "0/0/0");
+  EXPECT_EQ(store.slots_.back(), "1/3/1");
+}
+
+TEST(RunnerFiberTest, TargetRateHoldsAcrossFibers) {
+  WaitingStore store(/*pipeline=*/1);
+  CoreWorkload w(ReadOnly(1000));
+  RunnerOptions o;
+  o.threads = 1;
+  o.connections = 8;
+  o.target_ops_per_s = 2000;
+  o.operation_count = 400;  // 0.2 s at 2000 ops/s
+  o.binding = "waiting";
+  SteadyClock clock;
+  Runner runner(store, w, o, clock, nullptr);
+  PhaseResult r = runner.Run();
+  EXPECT_EQ(r.operations, 400u);
+  EXPECT_NEAR(r.throughput_ops_per_s, 2000, 300);
+  // Each op is due every 4 ms per client and takes 1 ms: its latency from
+  // the intended start stays near 1 ms when the fibers wake on time.
+  EXPECT_LT(FindOp(r, "READ")->intended.ValueAtPercentile(50), 3'000'000);
+}
+
+TEST(RunnerFiberTest, ABlockingBindingRefusesSeveralClientsPerThread) {
+  FakeClock clock;
+  SlowStore store(clock, 1000, -1, 0);
+  CoreWorkload w(ReadOnly(10));
+  RunnerOptions o;
+  o.connections = 4;
+  o.operation_count = 10;
+  o.binding = "slow";
+  Runner runner(store, w, o, clock, nullptr);
+  try {
+    runner.Run();
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("connections=4"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RunnerTest, ErrorsMaxStopsThePhase) {
+  FakeClock clock;
+  class FailingStore final : public Store {
+   public:
+    class S final : public Session {
+     public:
+      Status Read(std::string_view, std::string_view, const FieldSelector&, RecordSet* out) override {
+        out->Clear();
+        return Status(Status::kServiceUnavailable);
+      }
+      Status Scan(std::string_view, std::string_view, std::uint64_t, const FieldSelector&, RecordSet*) override {
+        return Status::Error();
+      }
+      Status Update(std::string_view, std::string_view, std::span<const Field>) override { return Status::Error(); }
+      Status Insert(std::string_view, std::string_view, std::span<const Field>) override { return Status::Error(); }
+      Status Delete(std::string_view, std::string_view) override { return Status::Error(); }
+    };
+    std::unique_ptr<Session> NewSession(int) override { return std::make_unique<S>(); }
+  } store;
+  CoreWorkload w(ReadOnly(10));
+  RunnerOptions o;
+  o.max_errors = 100;
+  o.target_ops_per_s = 10000;  // 0.1 ms apart in fake time
+  o.binding = "failing";
+  Runner runner(store, w, o, clock, nullptr);
+  PhaseResult r = runner.Run();  // unbounded count: only errors.max ends it
+  EXPECT_TRUE(r.errors_exceeded);
+  EXPECT_EQ(r.stop_reason, "errors.max");
+  EXPECT_GT(r.operations, 100u);
+  const OpResult* failed = FindOp(r, "READ-FAILED");
+  ASSERT_NE(failed, nullptr);
+  EXPECT_EQ(failed->service.count(), r.operations);
 }
 
 }  // namespace

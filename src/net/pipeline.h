@@ -1,0 +1,183 @@
+// Pipeline: several clients of one thread share one TcpConnection, their
+// requests go out in one write and the replies come back in order.
+//
+// Each client (a fiber, see net/io.h) calls Call() with a function that
+// appends its request to the connection's output and one that parses its
+// reply from the front of the input. The first caller to find nobody
+// reading becomes the leader: it yields once so the thread's other clients
+// queue their requests too, flushes them all with one write, then reads and
+// hands each reply to its client in order (waking it), until its own reply is
+// in; then the next waiting client leads. A broken connection fails every
+// queued request (ERROR) and the next Call reconnects with backoff
+// (TcpConnection::Ensure), replaying the binding's handshake (AUTH, SELECT)
+// through `on_connect` before any request is written. With one client and
+// no fibers this is a plain write-then-read.
+//
+// Not thread-safe: the clients sharing one Pipeline run on one thread.
+// Call does not allocate (queued requests are linked through the callers'
+// stack frames).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "core/status.h"
+#include "net/io.h"
+#include "net/socket.h"
+
+namespace storebench::net {
+
+class Pipeline {
+ public:
+  // Returned by a reply parser when the input cannot be a reply: the stream
+  // is out of step, so the connection is dropped.
+  static constexpr std::size_t kBroken = std::numeric_limits<std::size_t>::max();
+
+  // `on_connect` runs after every (re)connect, before any queued request is
+  // written; it may use the connection directly (Flush/Fill/in/Consume) and
+  // returns non-OK to drop the connection.
+  explicit Pipeline(TcpConnection* conn, std::function<Status(TcpConnection&)> on_connect = {})
+      : conn_(conn), on_connect_(std::move(on_connect)) {}
+
+  // How many clients share this pipeline (1 = no reason to yield for others).
+  void set_sharers(int n) { sharers_ = n; }
+  TcpConnection& connection() { return *conn_; }
+
+  // Sends one request and waits for its reply. `write(out)` appends the
+  // request; `parse(in)` returns the bytes of its reply consumed from the
+  // front of `in` (it may span several protocol replies), 0 when the reply
+  // is not complete yet, or kBroken. Returns OK when the reply was parsed
+  // (the parser records what it meant), else ERROR / SERVICE_UNAVAILABLE.
+  template <typename Write, typename Parse>
+  Status Call(Write&& write, Parse&& parse, std::int64_t deadline_ns) {
+    if (Status st = Connected(deadline_ns); !st.ok()) return st;
+    write(conn_->out());
+    Entry e;
+    e.fiber = io::Current();
+    e.parse = [](void* p, std::string_view in) { return (*static_cast<std::remove_reference_t<Parse>*>(p))(in); };
+    e.parse_ctx = &parse;
+    Enqueue(&e);
+    if (!reading_) {
+      reading_ = true;
+      if (sharers_ > 1) io::Yield();  // let the others queue theirs first
+      Lead(&e, deadline_ns);
+    }
+    while (!e.done) {
+      io::Suspend();
+      if (!e.done && !reading_) {
+        reading_ = true;
+        Lead(&e, deadline_ns);
+      }
+    }
+    return e.status;
+  }
+
+ private:
+  struct Entry {
+    io::Fiber* fiber = nullptr;
+    std::size_t (*parse)(void*, std::string_view) = nullptr;
+    void* parse_ctx = nullptr;
+    Entry* next = nullptr;
+    bool done = false;
+    Status status;
+  };
+
+  void Enqueue(Entry* e) {
+    if (tail_ == nullptr) {
+      head_ = tail_ = e;
+    } else {
+      tail_->next = e;
+      tail_ = e;
+    }
+  }
+  Entry* Dequeue() {
+    Entry* e = head_;
+    head_ = e->next;
+    if (head_ == nullptr) tail_ = nullptr;
+    return e;
+  }
+  void Complete(Entry* e, Status st, Entry* self) {
+    e->status = st;
+    e->done = true;
+    if (e != self) io::Wake(e->fiber);
+  }
+  void FailAll(Status st, Entry* self) {
+    conn_->Disconnect();
+    while (head_ != nullptr) Complete(Dequeue(), st, self);
+  }
+
+  // Reads for everyone queued until `self` has its reply (or the connection fails).
+  void Lead(Entry* self, std::int64_t deadline_ns) {
+    while (!self->done) {
+      if (!conn_->out().empty()) {
+        if (Status st = conn_->Flush(deadline_ns); !st.ok()) {
+          FailAll(st, self);
+          break;
+        }
+      }
+      bool progressed = true;
+      while (head_ != nullptr && progressed) {
+        const std::size_t n = head_->parse(head_->parse_ctx, conn_->in());
+        if (n == kBroken) {
+          FailAll(Status::Error(), self);
+          break;
+        }
+        progressed = n > 0;
+        if (progressed) {
+          conn_->Consume(n);
+          Complete(Dequeue(), Status::Ok(), self);
+        }
+      }
+      if (self->done) break;
+      if (Status st = conn_->Fill(deadline_ns); !st.ok()) FailAll(st, self);
+    }
+    reading_ = false;
+    if (head_ != nullptr) io::Wake(head_->fiber);  // the next one leads
+  }
+
+  // Connected, or reconnected (one client connects; the others wait for it).
+  Status Connected(std::int64_t deadline_ns) {
+    while (!conn_->connected()) {
+      if (connecting_) {
+        // Somebody else is connecting: wait a little and look again.
+        io::SleepUntil(std::min(deadline_ns, SteadyClockNow() + 1'000'000));
+        if (deadline_ns != io::kNoDeadline && SteadyClockNow() >= deadline_ns) {
+          return Status(Status::kServiceUnavailable);
+        }
+        continue;
+      }
+      if (reading_ || head_ != nullptr) {
+        // Replies of the old connection are still being failed; let them finish.
+        io::Yield();
+        if (!io::InFiber()) return Status(Status::kServiceUnavailable);
+        continue;
+      }
+      connecting_ = true;
+      bool reconnected = false;
+      Status st = conn_->Ensure(deadline_ns, &reconnected);
+      if (st.ok() && reconnected && on_connect_) {
+        st = on_connect_(*conn_);
+        if (!st.ok()) conn_->Disconnect();
+      }
+      connecting_ = false;
+      if (!st.ok()) return st;
+    }
+    return Status::Ok();
+  }
+  static std::int64_t SteadyClockNow();
+
+  TcpConnection* conn_;
+  std::function<Status(TcpConnection&)> on_connect_;
+  Entry* head_ = nullptr;
+  Entry* tail_ = nullptr;
+  bool reading_ = false;
+  bool connecting_ = false;
+  int sharers_ = 1;
+};
+
+}  // namespace storebench::net

@@ -1,0 +1,282 @@
+// The fiber scheduler (net/fiber_scheduler.h), the waits of net/io.h inside
+// and outside fibers, and net/pipeline.h over a socketpair "server".
+#include "net/io.h"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "net/fiber_scheduler.h"
+#include "net/pipeline.h"
+#include "net/socket.h"
+#include "runner/clock.h"
+
+namespace storebench {
+namespace {
+
+struct SocketPair {
+  int a = -1, b = -1;
+  SocketPair() {
+    int sv[2];
+    EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv), 0);
+    a = sv[0];
+    b = sv[1];
+  }
+  ~SocketPair() {
+    if (a >= 0) close(a);
+    if (b >= 0) close(b);
+  }
+};
+
+TEST(FiberTest, WaitFdSuspendsOnlyTheWaitingFiber) {
+  SocketPair p;
+  std::vector<std::string> events;
+  io::FiberScheduler s;
+  s.Spawn([&] {
+    events.push_back("reader waits");
+    EXPECT_EQ(io::WaitFd(p.a, false, io::kNoDeadline), io::WaitResult::kReady);
+    char c = 0;
+    EXPECT_EQ(read(p.a, &c, 1), 1);
+    events.push_back(std::string("reader got ") + c);
+  });
+  s.Spawn([&] {
+    EXPECT_TRUE(io::InFiber());
+    events.push_back("writer runs");
+    io::SleepUntil(SteadyClock::Now() + 5'000'000);
+    ASSERT_EQ(write(p.b, "x", 1), 1);
+    events.push_back("writer wrote");
+  });
+  s.Run();
+  EXPECT_EQ(events, (std::vector<std::string>{"reader waits", "writer runs", "writer wrote", "reader got x"}));
+  EXPECT_FALSE(io::InFiber());
+}
+
+TEST(FiberTest, DeadlineTimesOutWhileOthersRun) {
+  SocketPair p;
+  int ticks = 0;
+  io::WaitResult result = io::WaitResult::kReady;
+  std::int64_t waited_ns = 0;
+  io::FiberScheduler s;
+  s.Spawn([&] {
+    const std::int64_t t0 = SteadyClock::Now();
+    result = io::WaitFd(p.a, false, t0 + 30'000'000);
+    waited_ns = SteadyClock::Now() - t0;
+  });
+  s.Spawn([&] {
+    for (int i = 0; i < 10; ++i) {
+      io::SleepUntil(SteadyClock::Now() + 1'000'000);
+      ticks++;
+    }
+  });
+  s.Run();
+  EXPECT_EQ(result, io::WaitResult::kTimeout);
+  EXPECT_GE(waited_ns, 30'000'000);
+  EXPECT_EQ(ticks, 10);
+}
+
+TEST(FiberTest, SleepersWakeInDeadlineOrder) {
+  std::vector<int> order;
+  io::FiberScheduler s;
+  const std::int64_t t0 = SteadyClock::Now();
+  for (int i : {3, 1, 2}) {
+    s.Spawn([&order, i, t0] {
+      io::SleepUntil(t0 + i * 5'000'000);
+      order.push_back(i);
+    });
+  }
+  s.Run();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+}
+
+TEST(FiberTest, OutsideFibersWaitsAreBlockingCalls) {
+  SocketPair p;
+  EXPECT_EQ(io::Current(), nullptr);
+  io::Yield();    // no-op
+  io::Suspend();  // no-op
+  const std::int64_t t0 = SteadyClock::Now();
+  EXPECT_EQ(io::WaitFd(p.a, false, t0 + 10'000'000), io::WaitResult::kTimeout);
+  EXPECT_GE(SteadyClock::Now() - t0, 10'000'000);
+  ASSERT_EQ(write(p.b, "y", 1), 1);
+  EXPECT_EQ(io::WaitFd(p.a, false, io::kNoDeadline), io::WaitResult::kReady);
+}
+
+TEST(FiberTest, SuspendAndWake) {
+  io::Fiber* sleeper = nullptr;
+  bool woken = false;
+  io::FiberScheduler s;
+  s.Spawn([&] {
+    sleeper = io::Current();
+    io::Suspend();
+    woken = true;
+  });
+  s.Spawn([&] {
+    EXPECT_FALSE(woken);
+    io::Wake(sleeper);
+    io::Yield();
+    EXPECT_TRUE(woken);
+  });
+  s.Run();
+  EXPECT_TRUE(woken);
+}
+
+// A line server on the far end of a socketpair: for every "N\n" it answers
+// "ok N\n", counting how many reads it needed (batched requests need few).
+class LineServer {
+ public:
+  explicit LineServer(int fd, int close_after = -1) : fd_(fd), close_after_(close_after) {
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~LineServer() { thread_.join(); }
+  int reads() const { return reads_; }
+
+ private:
+  void Serve() {
+    std::string buf;
+    int answered = 0;
+    for (;;) {
+      char tmp[4096];
+      io::WaitFd(fd_, false, io::kNoDeadline);
+      ssize_t n = read(fd_, tmp, sizeof tmp);
+      if (n == 0) return;
+      if (n < 0) continue;
+      reads_++;
+      buf.append(tmp, static_cast<std::size_t>(n));
+      std::string out;
+      for (std::size_t nl; (nl = buf.find('\n')) != std::string::npos; buf.erase(0, nl + 1)) {
+        if (answered == close_after_) {
+          WriteAll(out);
+          shutdown(fd_, SHUT_RDWR);
+          return;
+        }
+        out += "ok " + buf.substr(0, nl) + "\n";
+        answered++;
+      }
+      WriteAll(out);
+    }
+  }
+  void WriteAll(const std::string& out) {
+    for (std::size_t off = 0; off < out.size();) {
+      ssize_t w = write(fd_, out.data() + off, out.size() - off);
+      if (w > 0) off += static_cast<std::size_t>(w);
+    }
+  }
+  int fd_;
+  int close_after_;
+  int reads_ = 0;
+  std::thread thread_;
+};
+
+// Parses one "ok ...\n" line into *got.
+struct LineParser {
+  std::string* got;
+  std::size_t operator()(std::string_view in) const {
+    const auto nl = in.find('\n');
+    if (nl == std::string_view::npos) return 0;
+    if (in.substr(0, 3) != "ok ") return net::Pipeline::kBroken;
+    *got = std::string(in.substr(3, nl - 3));
+    return nl + 1;
+  }
+};
+
+// A TcpConnection over one end of a socketpair (the test's "server").
+struct PairConnection {
+  SocketPair pair;
+  net::TcpConnection conn;
+  PairConnection() {
+    conn.AdoptForTest(pair.a);
+    pair.a = -1;
+  }
+};
+
+TEST(PipelineTest, ClientsSharingAConnectionGetTheirOwnRepliesInFewWrites) {
+  PairConnection pc;
+  constexpr int kClients = 16, kRounds = 20;
+  net::Pipeline pipe(&pc.conn);
+  pipe.set_sharers(kClients);
+  int mismatches = 0, ok = 0;
+  {
+    LineServer server(pc.pair.b);
+    io::FiberScheduler s;
+    for (int c = 0; c < kClients; ++c) {
+      s.Spawn([&, c] {
+        for (int r = 0; r < kRounds; ++r) {
+          const std::string req = std::to_string(c * 1000 + r);
+          std::string got;
+          Status st = pipe.Call([&](std::string& out) { out += req + "\n"; }, LineParser{&got}, io::kNoDeadline);
+          if (st.ok()) ok++;
+          if (got != req) mismatches++;
+        }
+      });
+    }
+    s.Run();
+    pc.conn.Disconnect();  // the server sees EOF and ends
+    EXPECT_EQ(ok, kClients * kRounds);
+    EXPECT_EQ(mismatches, 0);
+    // Requests of the 16 clients went out together: far fewer server reads than requests.
+    EXPECT_LE(server.reads(), kRounds * 4);
+  }
+}
+
+TEST(PipelineTest, ABrokenConnectionFailsEveryQueuedRequestWithoutHanging) {
+  PairConnection pc;
+  constexpr int kClients = 8;
+  net::Pipeline pipe(&pc.conn);
+  pipe.set_sharers(kClients);
+  int ok = 0, failed = 0;
+  {
+    LineServer server(pc.pair.b, /*close_after=*/3);
+    io::FiberScheduler s;
+    for (int c = 0; c < kClients; ++c) {
+      s.Spawn([&, c] {
+        std::string got;
+        Status st = pipe.Call([&](std::string& out) { out += std::to_string(c) + "\n"; }, LineParser{&got},
+                              SteadyClock::Now() + 2'000'000'000);
+        (st.ok() ? ok : failed)++;
+      });
+    }
+    s.Run();
+  }
+  EXPECT_EQ(ok, 3);
+  EXPECT_EQ(failed, kClients - 3);
+  EXPECT_FALSE(pc.conn.connected());
+}
+
+TEST(PipelineTest, OneClientWithoutFibersIsWriteThenRead) {
+  PairConnection pc;
+  net::Pipeline pipe(&pc.conn);
+  LineServer server(pc.pair.b);
+  std::string got;
+  EXPECT_TRUE(pipe.Call([](std::string& out) { out += "7\n"; }, LineParser{&got}, io::kNoDeadline).ok());
+  EXPECT_EQ(got, "7");
+  pc.conn.Disconnect();
+}
+
+TEST(TcpConnectionTest, UnreachableServerNamesHostAndPort) {
+  // Port 1 on loopback: nothing listens there.
+  net::TcpConnection c(net::Endpoint{"127.0.0.1", 1});
+  std::string error;
+  EXPECT_FALSE(c.Connect(SteadyClock::Now() + 1'000'000'000, &error));
+  EXPECT_NE(error.find("127.0.0.1:1"), std::string::npos) << error;
+  EXPECT_NE(error.find("refused"), std::string::npos) << error;
+  bool reconnected = true;
+  EXPECT_EQ(c.Ensure(SteadyClock::Now() + 1'000'000'000, &reconnected).code(), Status::kServiceUnavailable);
+  EXPECT_FALSE(reconnected);
+}
+
+TEST(EndpointTest, ParsesHostPortAndLists) {
+  auto eps = net::ParseEndpointList("a:1, b ,c:65535", 11211, "memcached.hosts");
+  ASSERT_EQ(eps.size(), 3u);
+  EXPECT_EQ(eps[0].ToString(), "a:1");
+  EXPECT_EQ(eps[1].ToString(), "b:11211");
+  EXPECT_EQ(eps[2].port, 65535);
+  EXPECT_THROW(net::ParseEndpoint("a:0", 1, "x"), std::exception);
+  EXPECT_THROW(net::ParseEndpoint("a:x", 1, "x"), std::exception);
+  EXPECT_THROW(net::ParseEndpointList(" , ", 1, "x"), std::exception);
+}
+
+}  // namespace
+}  // namespace storebench
