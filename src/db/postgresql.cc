@@ -106,7 +106,8 @@ PgOptions ParseOptions(const Properties& props) {
   if (o.host.empty()) throw ConfigError("property 'postgresql.host' is empty");
   o.port = static_cast<int>(props.GetInt("postgresql.port", 5432, 1, 65535));
   o.dbname = props.GetString("postgresql.dbname", "storebench");
-  o.user = props.GetString("postgresql.user", DefaultUser());
+  o.user = props.GetString("postgresql.user", "");
+  if (o.user.empty()) o.user = DefaultUser();
   o.password = props.GetString("postgresql.password", "");
   if (o.password.empty()) {
     if (const char* p = std::getenv("STOREBENCH_POSTGRESQL_PASSWORD")) o.password = p;
@@ -1039,7 +1040,8 @@ std::unique_ptr<Session> PgStore::NewSession(int) { return std::make_unique<PgSe
 const BindingInfo& postgresql_binding() {
   static const BindingInfo info{
       .name = "postgresql",
-      .summary = "PostgreSQL server through libpq " + std::to_string(PQlibVersion()) +
+      .summary = "PostgreSQL server through libpq " + std::to_string(PQlibVersion() / 10000) + "." +
+                 std::to_string(PQlibVersion() % 10000) +
                  " (YCSB's JDBC schema with BYTEA columns; prepared statements, a connection per client, "
                  "non-blocking)",
       .properties =
@@ -1047,7 +1049,7 @@ const BindingInfo& postgresql_binding() {
               {"postgresql.host", "127.0.0.1", "server host (name or address)"},
               {"postgresql.port", "5432", "server port"},
               {"postgresql.dbname", "storebench", "database (must exist)"},
-              {"postgresql.user", "$USER, else postgres", "user name"},
+              {"postgresql.user", "", "user name (empty: $USER, else postgres)"},
               {"postgresql.password", "",
                "password; when empty, the environment variable STOREBENCH_POSTGRESQL_PASSWORD (never printed)"},
               {"postgresql.timeout_ms", "5000",
