@@ -286,6 +286,10 @@ class Connection {
     }
     fd_ = PQsocket(conn_);
     if (PQsetnonblocking(conn_, 1) != 0) return Fail(error);
+    // libpq prints notices and errors that arrive between queries (e.g.
+    // "terminating connection due to administrator command") to stderr by
+    // default; they would break the status lines. The op's status says it.
+    PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
     ++generation_;
     backoff_ns_ = 0;
     next_attempt_ns_ = 0;
