@@ -282,7 +282,10 @@ class Connection {
         return false;
       }
       poll = PQconnectPoll(conn_);
-      if (PQsocket(conn_) != fd) ForgetFd(fd);  // libpq moved on to another address
+      // libpq may have closed this socket and opened another (the next
+      // address of the host), possibly with the same number: the
+      // scheduler must watch whatever PQsocket is now afresh.
+      ForgetFd(fd);
     }
     fd_ = PQsocket(conn_);
     if (PQsetnonblocking(conn_, 1) != 0) return Fail(error);
