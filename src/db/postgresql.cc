@@ -252,8 +252,8 @@ class Connection {
     const std::string options = "-c default_transaction_isolation=" + Escape(o_->isolation) +
                                 " -c synchronous_commit=" + (o_->synchronous_commit ? "on" : "off") +
                                 " -c statement_timeout=" + std::to_string(o_->timeout_ms);
-    const char* keys[] = {"host", "port", "dbname", "user", "password", "sslmode", "application_name", "options",
-                          nullptr};
+    const char* keys[] = {"host",    "port", "dbname", "user", "password", "sslmode", "application_name",
+                          "options", nullptr};
     const char* values[] = {o_->host.c_str(),
                             port.c_str(),
                             o_->dbname.c_str(),
@@ -292,7 +292,8 @@ class Connection {
     // libpq prints notices and errors that arrive between queries (e.g.
     // "terminating connection due to administrator command") to stderr by
     // default; they would break the status lines. The op's status says it.
-    PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+    PQsetNoticeProcessor(
+        conn_, [](void*, const char*) {}, nullptr);
     ++generation_;
     backoff_ns_ = 0;
     next_attempt_ns_ = 0;
@@ -432,13 +433,13 @@ bool RunSimple(Connection* c, const std::string& sql, std::int64_t deadline, Res
 }
 
 // Runs a query with text parameters and a text result.
-bool RunText(Connection* c, const std::string& sql, const std::vector<std::string>& params, std::int64_t deadline,
-             Result* out) {
+bool RunText(Connection* c, const std::string& sql, const std::vector<std::string>& params,
+             std::int64_t deadline, Result* out) {
   if (!c->connected()) return false;
   std::vector<const char*> values;
   for (const auto& p : params) values.push_back(p.c_str());
-  if (PQsendQueryParams(c->get(), sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
-                        nullptr, 0) == 0) {
+  if (PQsendQueryParams(c->get(), sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
+                        nullptr, nullptr, 0) == 0) {
     c->Drop();
     return false;
   }
@@ -517,18 +518,20 @@ class PgStore final : public Store {
  public:
   explicit PgStore(const PgOptions& o) : opts_(o), admin_(&opts_) {
     if (!ValidTableName(opts_.table)) {
-      throw ConfigError("property 'table' = '" + opts_.table + "': not a PostgreSQL table name (1 to 63 bytes, no NUL)");
+      throw ConfigError("property 'table' = '" + opts_.table +
+                        "': not a PostgreSQL table name (1 to 63 bytes, no NUL)");
     }
     std::string error;
-    if (!admin_.Connect(DeadlineAfter(opts_.timeout_ms), &error)) throw SetupError(ConnectError(opts_, error));
+    if (!admin_.Connect(DeadlineAfter(opts_.timeout_ms), &error))
+      throw SetupError(ConnectError(opts_, error));
     server_version_ = PQparameterStatus(admin_.get(), "server_version") != nullptr
                           ? PQparameterStatus(admin_.get(), "server_version")
                           : "";
     std::shared_ptr<TableSchema> schema;
     if (!LoadOrCreate(&admin_, opts_, opts_.table, DeadlineAfter(opts_.timeout_ms), &schema)) {
       std::string why = admin_.connected() ? OneLine(PQerrorMessage(admin_.get())) : "connection lost";
-      throw SetupError("postgresql: cannot create or read table '" + opts_.table + "' on " + opts_.Where() + ": " +
-                       why);
+      throw SetupError("postgresql: cannot create or read table '" + opts_.table + "' on " + opts_.Where() +
+                       ": " + why);
     }
     tables_.emplace(opts_.table, std::move(schema));
   }
@@ -654,8 +657,8 @@ class PgStore final : public Store {
 struct Stmt {
   std::string sql;
   int params = 0;
-  std::string name;         // its name on the connection of generation `gen`
-  std::uint64_t gen = 0;    // 0: not prepared yet
+  std::string name;       // its name on the connection of generation `gen`
+  std::uint64_t gen = 0;  // 0: not prepared yet
   explicit operator bool() const { return !sql.empty(); }
 };
 
@@ -680,7 +683,8 @@ class PgSession final : public Session {
   }
   ~PgSession() override { store_->AddCounters(conn_.failed_connects(), conn_.timeouts()); }
 
-  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
+  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields,
+              RecordSet* out) override {
     return Guard([&] {
       out->Clear();
       const std::int64_t deadline = DeadlineAfter(o_.timeout_ms);
@@ -697,8 +701,8 @@ class PgSession final : public Session {
     });
   }
 
-  Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count, const FieldSelector& fields,
-              RecordSet* out) override {
+  Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count,
+              const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
       out->Clear();
       if (count == 0) return Status::Ok();
@@ -738,7 +742,8 @@ class PgSession final : public Session {
         s = &t->exists;
       } else {
         s = UpdateStmt(t);
-        for (int c : assigned_) Bytes(values[static_cast<std::size_t>(value_of_column_[static_cast<std::size_t>(c)])].value);
+        for (int c : assigned_)
+          Bytes(values[static_cast<std::size_t>(value_of_column_[static_cast<std::size_t>(c)])].value);
       }
       Bytes(key);
       Status st = Execute(s, deadline, assigned_.empty() ? PGRES_TUPLES_OK : PGRES_COMMAND_OK, table);
@@ -844,7 +849,8 @@ class PgSession final : public Session {
   // Maps the fields to columns: value_of_column_[c] = index of the value
   // for column c (the last one when a field repeats) or -1, and assigned_ =
   // the columns given, in the order first given. Adds missing columns first.
-  Status MapFields(TableState** t, std::string_view table, std::span<const Field> values, std::int64_t deadline) {
+  Status MapFields(TableState** t, std::string_view table, std::span<const Field> values,
+                   std::int64_t deadline) {
     for (int attempt = 0; attempt < 2; ++attempt) {
       const TableSchema& schema = *(*t)->schema;
       value_of_column_.assign(schema.columns.size(), -1);
@@ -996,7 +1002,8 @@ class PgSession final : public Session {
   // A failed statement: a table or column dropped behind our back makes
   // every session read the schema again.
   Status Failed(std::string_view table, Status st) {
-    const char* state = result_.get() != nullptr ? PQresultErrorField(result_.get(), PG_DIAG_SQLSTATE) : nullptr;
+    const char* state =
+        result_.get() != nullptr ? PQresultErrorField(result_.get(), PG_DIAG_SQLSTATE) : nullptr;
     if (state != nullptr && (std::strcmp(state, "42P01") == 0 || std::strcmp(state, "42703") == 0)) {
       store_->Forget(table);
     }
@@ -1005,22 +1012,24 @@ class PgSession final : public Session {
 
   // Rows changed by the last command (rows returned by a SELECT).
   std::uint64_t Affected() const {
-    if (PQresultStatus(result_.get()) == PGRES_TUPLES_OK) return static_cast<std::uint64_t>(PQntuples(result_.get()));
+    if (PQresultStatus(result_.get()) == PGRES_TUPLES_OK)
+      return static_cast<std::uint64_t>(PQntuples(result_.get()));
     return std::strtoull(PQcmdTuples(result_.get()), nullptr, 10);
   }
 
   // Adds row r of result_ (YCSB_KEY, then the selected columns' non-NULL values).
   void AddRow(const TableState* t, int r, bool all, RecordSet* out) const {
     PGresult* res = result_.get();
-    out->BeginRecord(std::string_view(PQgetvalue(res, r, 0), static_cast<std::size_t>(PQgetlength(res, r, 0))));
+    out->BeginRecord(
+        std::string_view(PQgetvalue(res, r, 0), static_cast<std::size_t>(PQgetlength(res, r, 0))));
     const auto& names = t->schema->fields;
     const std::size_t n = all ? names.size() : selected_.size();
     for (std::size_t i = 0; i < n; ++i) {
       const int col = static_cast<int>(i) + 1;
       if (PQgetisnull(res, r, col)) continue;
       const std::size_t field = all ? i : static_cast<std::size_t>(selected_[i]);
-      out->AddField(names[field],
-                    std::string_view(PQgetvalue(res, r, col), static_cast<std::size_t>(PQgetlength(res, r, col))));
+      out->AddField(names[field], std::string_view(PQgetvalue(res, r, col),
+                                                   static_cast<std::size_t>(PQgetlength(res, r, col))));
     }
   }
 
@@ -1034,9 +1043,9 @@ class PgSession final : public Session {
   std::vector<const char*> values_;
   std::vector<int> lengths_, formats_;
   char limit_[24] = {};
-  std::vector<int> value_of_column_;  // per column: index of its value in an insert/update, or -1
-  std::vector<int> assigned_;         // columns an update sets
-  std::vector<int> selected_;         // columns of a selected read/scan
+  std::vector<int> value_of_column_;       // per column: index of its value in an insert/update, or -1
+  std::vector<int> assigned_;              // columns an update sets
+  std::vector<int> selected_;              // columns of a selected read/scan
   std::vector<std::string_view> missing_;  // fields without a column
 };
 
@@ -1058,7 +1067,8 @@ const BindingInfo& postgresql_binding() {
               {"postgresql.dbname", "storebench", "database (must exist)"},
               {"postgresql.user", "", "user name (empty: $USER, else postgres)"},
               {"postgresql.password", "",
-               "password; when empty, the environment variable STOREBENCH_POSTGRESQL_PASSWORD (never printed)"},
+               "password; when empty, the environment variable STOREBENCH_POSTGRESQL_PASSWORD (never "
+               "printed)"},
               {"postgresql.timeout_ms", "5000",
                "per-operation and connect timeout (the connection is dropped and the op is ERROR; also the "
                "server's statement_timeout)"},

@@ -97,15 +97,17 @@ TEST(PostgresqlTest, UnreachableServerIsSetupErrorNamingHostPort) {
 }
 
 TEST(PostgresqlTest, CliExitsTwoWithOneLineForAnUnreachableServer) {
-  std::string dir = (std::filesystem::temp_directory_path() / ("storebench-pg-cli-" + std::to_string(getpid()))).string();
+  std::string dir =
+      (std::filesystem::temp_directory_path() / ("storebench-pg-cli-" + std::to_string(getpid()))).string();
   std::filesystem::create_directories(dir);
   const int port = UnusedPort();
   test_util::ProcessOptions o;
   o.cwd = dir;
-  auto r = test_util::RunProcess(STOREBENCH_BINARY,
-                                 {"load", "postgresql", "-p", "recordcount=10", "-p",
-                                  "postgresql.port=" + std::to_string(port), "-p", "postgresql.password=s3cret-xyz"},
-                                 o);
+  auto r = test_util::RunProcess(
+      STOREBENCH_BINARY,
+      {"load", "postgresql", "-p", "recordcount=10", "-p", "postgresql.port=" + std::to_string(port), "-p",
+       "postgresql.password=s3cret-xyz"},
+      o);
   std::filesystem::remove_all(dir);
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -187,7 +189,8 @@ TEST(PostgresqlTest, RoundTripWithBinaryKeysValuesAndNewFields) {
   ASSERT_EQ(rs.field_count(0), 1u);
   EXPECT_EQ(rs.field(0, 0).value, "one");
 
-  for (int i = 0; i < 20; ++i) ASSERT_EQ(Put(session.get(), table, "user" + std::to_string(100 + i), "v"), Status::Ok());
+  for (int i = 0; i < 20; ++i)
+    ASSERT_EQ(Put(session.get(), table, "user" + std::to_string(100 + i), "v"), Status::Ok());
   ASSERT_EQ(session->Scan(table, "user105", 3, FieldSelector{}, &rs), Status::Ok());
   ASSERT_EQ(rs.record_count(), 3u);
   EXPECT_EQ(rs.key(0), "user105");
