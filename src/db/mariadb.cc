@@ -35,7 +35,9 @@
 //   Delete = DELETE FROM t WHERE YCSB_KEY=?; NOT_FOUND when no row existed
 //   Scan   = SELECT YCSB_KEY, cols FROM t WHERE YCSB_KEY>=? ORDER BY YCSB_KEY LIMIT ?
 // A read, update or delete of a table that does not exist is NOT_FOUND; a
-// scan of it returns nothing.
+// scan of it returns nothing. Table schemas are cached per store; a table
+// dropped or altered by someone else fails one operation (ERROR), after
+// which its schema is read again (and the table created again by an insert).
 #include <errmsg.h>
 #include <mysql.h>
 #include <mysqld_error.h>
@@ -492,6 +494,14 @@ class MariadbStore final : public Store {
   }
   // Publishes a schema a session loaded; `changed` (columns were added)
   // makes every session re-prepare its statements.
+  // Forgets a table whose statements no longer prepare (dropped or altered
+  // by someone else): the sessions then read its schema again.
+  void Invalidate(std::string_view table) {
+    std::lock_guard lock(mu_);
+    auto it = tables_.find(table);
+    if (it != tables_.end()) tables_.erase(it);
+    version_.fetch_add(1, std::memory_order_acq_rel);
+  }
   void Publish(std::shared_ptr<const TableSchema> schema, bool changed) {
     std::lock_guard lock(mu_);
     tables_[schema->name] = std::move(schema);
@@ -587,7 +597,7 @@ class MariadbSession final : public Session {
       if (s == nullptr) return Errored();
       ResetParams(1);
       BindBytes(0, key);
-      if (!Execute(s)) return Errored();
+      if (!Execute(t, s)) return Errored();
       st = FetchRows(t, s, fields.all, false, key, out);
       if (!st.ok()) return st;
       return out->record_count() == 0 ? Status::NotFound() : Status::Ok();
@@ -611,7 +621,7 @@ class MariadbSession final : public Session {
       params_[1].buffer_type = MYSQL_TYPE_LONGLONG;
       params_[1].buffer = &limit_;
       params_[1].is_unsigned = 1;
-      if (!Execute(s)) return Errored();
+      if (!Execute(t, s)) return Errored();
       return FetchRows(t, s, fields.all, true, {}, out);
     });
   }
@@ -629,7 +639,7 @@ class MariadbSession final : public Session {
       ResetParams(values.size() + 1);
       for (std::size_t i = 0; i < values.size(); ++i) BindBytes(i, values[i].value);
       BindBytes(values.size(), key);
-      if (!Execute(s)) return Errored();
+      if (!Execute(t, s)) return Errored();
       return mysql_stmt_affected_rows(s) == 0 ? Status::NotFound() : Status::Ok();
     });
   }
@@ -651,7 +661,7 @@ class MariadbSession final : public Session {
         for (std::size_t i = 0; i < columns.size(); ++i) {
           sql += (i ? ", " : "") + Quote(columns[i]) + "=VALUES(" + Quote(columns[i]) + ")";
         }
-        t->insert = Prepare(sql);
+        t->insert = Prepare(t->schema->name, sql);
         if (!t->insert) return Errored();
       }
       ResetParams(columns.size() + 1);  // every column NULL unless given
@@ -659,7 +669,7 @@ class MariadbSession final : public Session {
       for (std::size_t i = 0; i < values.size(); ++i) {
         BindBytes(static_cast<std::size_t>(columns_[i]) + 1, values[i].value);
       }
-      if (!Execute(t->insert.get())) return Errored();
+      if (!Execute(t, t->insert.get())) return Errored();
       return Status::Ok();
     });
   }
@@ -671,12 +681,12 @@ class MariadbSession final : public Session {
       TableState* t = Table(table, false);
       if (t == nullptr) return table_error_ ? Errored() : Status::NotFound();
       if (!t->remove) {
-        t->remove = Prepare("DELETE FROM " + Quote(t->schema->name) + " WHERE YCSB_KEY=?");
+        t->remove = Prepare(t->schema->name, "DELETE FROM " + Quote(t->schema->name) + " WHERE YCSB_KEY=?");
         if (!t->remove) return Errored();
       }
       ResetParams(1);
       BindBytes(0, key);
-      if (!Execute(t->remove.get())) return Errored();
+      if (!Execute(t, t->remove.get())) return Errored();
       return mysql_stmt_affected_rows(t->remove.get()) == 0 ? Status::NotFound() : Status::Ok();
     });
   }
@@ -790,7 +800,7 @@ class MariadbSession final : public Session {
     return true;
   }
 
-  Stmt Prepare(const std::string& sql) {
+  Stmt Prepare(std::string_view table, const std::string& sql) {
     if (!conn_.connected()) return Stmt();
     MYSQL_STMT* s = mysql_stmt_init(conn_.get());
     if (s == nullptr) return Stmt();
@@ -802,7 +812,9 @@ class MariadbSession final : public Session {
       return Stmt();
     }
     if (ret != 0) {
-      conn_.Failed(mysql_stmt_errno(s));
+      const unsigned int err = mysql_stmt_errno(s);
+      if (err == ER_NO_SUCH_TABLE || err == ER_BAD_FIELD_ERROR) store_->Invalidate(table);
+      conn_.Failed(err);
       return Stmt();
     }
     return stmt;
@@ -823,7 +835,7 @@ class MariadbSession final : public Session {
   }
 
   MYSQL_STMT* AllStmt(TableState* t, Stmt* slot, bool scan) {
-    if (!*slot) *slot = Prepare(SelectSql(t, nullptr, scan));
+    if (!*slot) *slot = Prepare(t->schema->name, SelectSql(t, nullptr, scan));
     return slot->get();
   }
 
@@ -838,11 +850,11 @@ class MariadbSession final : public Session {
     std::sort(selected_.begin(), selected_.end());
     selected_.erase(std::unique(selected_.begin(), selected_.end()), selected_.end());
     auto& cache = scan ? t->scans : t->reads;
-    return Cached(&cache, selected_, [&] { return SelectSql(t, &selected_, scan); });
+    return Cached(t, &cache, selected_, [&] { return SelectSql(t, &selected_, scan); });
   }
 
   MYSQL_STMT* UpdateStmt(TableState* t) {
-    return Cached(&t->updates, columns_, [&] {
+    return Cached(t, &t->updates, columns_, [&] {
       std::string sql = "UPDATE " + Quote(t->schema->name) + " SET ";
       for (std::size_t i = 0; i < columns_.size(); ++i) {
         sql += (i ? ", " : "") + Quote(t->schema->columns[static_cast<std::size_t>(columns_[i])]) + "=?";
@@ -853,11 +865,12 @@ class MariadbSession final : public Session {
   }
 
   template <typename MakeSql>
-  MYSQL_STMT* Cached(std::vector<CachedStmt>* cache, const std::vector<int>& cols, MakeSql make_sql) {
+  MYSQL_STMT* Cached(const TableState* t, std::vector<CachedStmt>* cache, const std::vector<int>& cols,
+                     MakeSql make_sql) {
     for (auto& e : *cache) {
       if (e.columns == cols) return e.stmt.get();
     }
-    Stmt s = Prepare(make_sql());
+    Stmt s = Prepare(t->schema->name, make_sql());
     if (!s) return nullptr;
     if (cache->size() >= kStatementCacheSize) cache->erase(cache->begin());
     cache->push_back({cols, std::move(s)});
@@ -867,11 +880,11 @@ class MariadbSession final : public Session {
   // Update without fields: NOT_FOUND unless the record exists.
   Status Exists(TableState* t, std::string_view key) {
     selected_.clear();
-    MYSQL_STMT* s = Cached(&t->reads, selected_, [&] { return SelectSql(t, &selected_, false); });
+    MYSQL_STMT* s = Cached(t, &t->reads, selected_, [&] { return SelectSql(t, &selected_, false); });
     if (s == nullptr) return Errored();
     ResetParams(1);
     BindBytes(0, key);
-    if (!Execute(s)) return Errored();
+    if (!Execute(t, s)) return Errored();
     scratch_.Clear();
     Status st = FetchRows(t, s, false, false, key, &scratch_);
     if (!st.ok()) return st;
@@ -896,12 +909,16 @@ class MariadbSession final : public Session {
 
   // Binds params_ and executes. False on failure (the connection is dropped
   // when broken or timed out).
-  bool Execute(MYSQL_STMT* s) {
+  bool Execute(const TableState* t, MYSQL_STMT* s) {
     if (mysql_stmt_bind_param(s, params_.data()) != 0) return conn_.Failed(mysql_stmt_errno(s));
     int ret = 0;
     int status = mysql_stmt_execute_start(&ret, s);
     if (!conn_.Drive(status, [&](int r) { return mysql_stmt_execute_cont(&ret, s, r); })) return conn_.TimedOut();
-    if (ret != 0) return conn_.Failed(mysql_stmt_errno(s));
+    if (ret != 0) {
+      const unsigned int err = mysql_stmt_errno(s);
+      if (err == ER_NO_SUCH_TABLE || err == ER_BAD_FIELD_ERROR) store_->Invalidate(t->schema->name);
+      return conn_.Failed(err);
+    }
     return true;
   }
 

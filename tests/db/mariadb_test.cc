@@ -274,6 +274,20 @@ TEST_F(MariadbServerTest, FieldcountSetsTheColumnsOfANewTableAndOtherFieldsAddCo
   EXPECT_EQ(FieldsOf(out_, 0), (Owned{{"field1", "a"}, {"Other", "b"}, {"new", "c"}}));
 }
 
+TEST_F(MariadbServerTest, TableDroppedBySomeoneElseIsCreatedAgain) {
+  auto store = Open();
+  auto s = store->NewSession(0);
+  ASSERT_EQ(Insert(s.get(), table_, "k", {{"field0", "v"}}), Status::Ok());
+  Raw raw(server_);
+  ASSERT_EQ(raw.Query("DROP TABLE `" + table_ + "`"), "");
+  // At most one operation fails (its statement was prepared for the old table).
+  Status first = Insert(s.get(), table_, "k2", {{"field0", "w"}});
+  EXPECT_TRUE(first == Status::Ok() || first == Status::Error()) << first.name();
+  ASSERT_EQ(Insert(s.get(), table_, "k2", {{"field0", "w"}}), Status::Ok());
+  EXPECT_EQ(s->Read(table_, "k", FieldSelector{}, &out_), Status::NotFound());
+  ASSERT_EQ(s->Read(table_, "k2", FieldSelector{}, &out_), Status::Ok());
+}
+
 TEST_F(MariadbServerTest, ManySessionsOnOneThreadInterleave) {
   // Sessions are independent connections: several used alternately on one
   // thread (as fibers would) keep their own statements and results.
