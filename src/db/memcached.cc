@@ -507,7 +507,8 @@ class MemcachedStore final : public Store {
     return c;
   }
 
-  // Per host "stats": version, then items, bytes and hit figures summed.
+  // Per host "stats" and "stats settings": version and item size limit of
+  // the first host that answers, then items, bytes and hit figures summed.
   std::vector<std::pair<std::string, std::string>> Stats() override {
     static const char* const kSummed[] = {"curr_items", "bytes", "limit_maxbytes", "get_hits", "get_misses",
                                           "evictions",  "cmd_get", "cmd_set", "cas_hits", "cas_badval",
@@ -524,7 +525,9 @@ class MemcachedStore final : public Store {
       std::string req;
       if (h.needs_auth) HostConnection::AppendAuth(opts_.user, opts_.password, &req);
       req += "stats\r\n";
-      if (!RequestLines(tcp, req, deadline, [](std::string_view l) { return l == "END"; }, &lines)) continue;
+      auto is_end = [](std::string_view l) { return l == "END"; };
+      if (!RequestLines(tcp, req, deadline, is_end, &lines)) continue;
+      if (!RequestLines(tcp, "stats settings\r\n", deadline, is_end, &lines)) continue;
       ++answered;
       for (const auto& l : lines) {
         // "STAT name value"
