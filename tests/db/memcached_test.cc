@@ -20,6 +20,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -148,8 +149,14 @@ class OwnServer {
     while (f >> p) out.push_back(p);
     return out;
   }
+  // SIGSTOPs the servers and waits until the kernel shows them stopped
+  // (delivery is asynchronous: a request sent at once could still be served).
   void Pause() {
-    for (pid_t p : Pids()) kill(p, SIGSTOP);
+    for (pid_t p : Pids()) {
+      kill(p, SIGSTOP);
+      for (int i = 0; i < 500 && !Stopped(p); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      EXPECT_TRUE(Stopped(p)) << p;
+    }
     paused_ = true;
   }
   void Resume() {
@@ -159,6 +166,19 @@ class OwnServer {
   }
 
  private:
+  // Every thread of `pid` is stopped ('T' in /proc/PID/task/*/stat).
+  static bool Stopped(pid_t pid) {
+    std::error_code ec;
+    int threads = 0;
+    for (const auto& t : fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+      std::ifstream f(t.path() / "stat");
+      std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      const auto paren = stat.rfind(')');
+      if (paren == std::string::npos || paren + 2 >= stat.size() || stat[paren + 2] != 'T') return false;
+      ++threads;
+    }
+    return threads > 0;
+  }
   std::string Script(const std::string& cmd) {
     const std::string c = env_ + " " + std::string(STOREBENCH_SOURCE_DIR) + "/scripts/servers/memcached.sh " + cmd +
                           " " + dir_;
