@@ -40,6 +40,13 @@
 // after a failure (TcpConnection::Ensure). Every wait goes through net/io.h,
 // with the operation's deadline (memcached.timeout_ms).
 //
+// memcached.pipeline > 1: the clients of one ClientSlot {thread, connection}
+// (fibers of one thread) share one connection per host
+// (NewClientSession). For now they take turns on it, one request and its
+// reply at a time (FiberLock); net/pipeline.h will let them queue requests
+// in one write. A request is "append bytes to out()", its reply is parsed by
+// ParseReply (0 while incomplete), so plugging in the pipeline is local.
+//
 // Authentication: memcached's ASCII authentication (-Y authfile, memcached
 // >= 1.5.15): a connection sends "set <any> 0 0 <n>\r\n<user> <password>\r\n"
 // first. `open` probes every host; only hosts that answer
@@ -307,20 +314,59 @@ class HostConnection {
   std::size_t pending_ = 0;
 };
 
+// Serialises the clients (fibers of one thread) that share a connection:
+// one request and its reply at a time. Clients of one thread only, so no
+// atomics; outside a fiber nobody can be waiting.
+class FiberLock {
+ public:
+  void Lock() {
+    while (held_) {
+      io::Fiber* self = io::Current();
+      if (self == nullptr) break;  // not a fiber: no other client runs meanwhile
+      waiters_.push_back(self);
+      io::Suspend();
+    }
+    held_ = true;
+  }
+  void Unlock() {
+    held_ = false;
+    if (next_ < waiters_.size()) {
+      io::Wake(waiters_[next_++]);
+      if (next_ == waiters_.size()) waiters_.clear(), next_ = 0;
+    }
+  }
+
+ private:
+  bool held_ = false;
+  std::vector<io::Fiber*> waiters_;  // FIFO: [next_, size) wait
+  std::size_t next_ = 0;
+};
+
+// One connection per host, shared by the sessions of one ClientSlot
+// {thread, connection} when memcached.pipeline > 1 (else one per session).
+struct ConnectionSet {
+  ConnectionSet(const std::vector<HostInfo>& hosts, const MemcachedOptions& o) {
+    conns.reserve(hosts.size());
+    for (const auto& h : hosts) conns.push_back(std::make_unique<HostConnection>(h, o));
+    locks = std::vector<FiberLock>(hosts.size());
+  }
+  std::vector<std::unique_ptr<HostConnection>> conns;
+  std::vector<FiberLock> locks;
+};
+
 // ---- session ---------------------------------------------------------------
 
 class MemcachedSession final : public Session {
  public:
-  MemcachedSession(const std::vector<HostInfo>& hosts, const MemcachedOptions& o) : opts_(o) {
-    conns_.reserve(hosts.size());
-    for (const auto& h : hosts) conns_.push_back(std::make_unique<HostConnection>(h, o));
-  }
+  MemcachedSession(std::shared_ptr<ConnectionSet> conns, const MemcachedOptions& o)
+      : opts_(o), set_(std::move(conns)) {}
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
       out->Clear();
       const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
       HostConnection* c = nullptr;
+      Release release(this);
       if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
       AppendCommand("mg", " v");
       Reply r;
@@ -347,6 +393,7 @@ class MemcachedSession final : public Session {
     return Guard([&] {
       const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
       HostConnection* c = nullptr;
+      Release release(this);
       if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
       for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
         AppendCommand("mg", " v c");
@@ -380,6 +427,7 @@ class MemcachedSession final : public Session {
     return Guard([&] {
       const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
       HostConnection* c = nullptr;
+      Release release(this);
       if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
       EncodeRecord(values, &value_);
       AppendSet(0);
@@ -395,6 +443,7 @@ class MemcachedSession final : public Session {
     return Guard([&] {
       const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
       HostConnection* c = nullptr;
+      Release release(this);
       if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
       AppendCommand("md", "");
       Reply r;
@@ -421,9 +470,11 @@ class MemcachedSession final : public Session {
     } else {
       key_token_ = key_;
     }
-    const std::size_t host =
-        conns_.size() == 1 ? 0 : static_cast<std::size_t>(JumpHash(Fnv1a64(key_), static_cast<int>(conns_.size())));
-    *c = current_ = conns_[host].get();
+    const std::size_t n = set_->conns.size();
+    const std::size_t host = n == 1 ? 0 : static_cast<std::size_t>(JumpHash(Fnv1a64(key_), static_cast<int>(n)));
+    set_->locks[host].Lock();
+    locked_ = static_cast<int>(host);
+    *c = current_ = set_->conns[host].get();
     Status s = (*c)->Ready(deadline);
     if (s.ok()) (*c)->out().clear();
     return s;
@@ -454,8 +505,19 @@ class MemcachedSession final : public Session {
     out.append("\r\n").append(value_).append("\r\n");
   }
 
+  // Unlocks the connection an operation locked in Prepare, on every return.
+  struct Release {
+    explicit Release(MemcachedSession* s) : session(s) {}
+    ~Release() {
+      if (session->locked_ >= 0) session->set_->locks[static_cast<std::size_t>(session->locked_)].Unlock();
+      session->locked_ = -1;
+    }
+    MemcachedSession* session;
+  };
+
   const MemcachedOptions& opts_;
-  std::vector<std::unique_ptr<HostConnection>> conns_;
+  std::shared_ptr<ConnectionSet> set_;
+  int locked_ = -1;  // the host whose connection this operation holds
   HostConnection* current_ = nullptr;  // the connection of the key Prepare saw last
   std::string key_, key_token_, value_;
   bool binary_ = false;
@@ -494,7 +556,23 @@ class MemcachedStore final : public Store {
     }
   }
 
-  std::unique_ptr<Session> NewSession(int) override { return std::make_unique<MemcachedSession>(hosts_, opts_); }
+  std::unique_ptr<Session> NewSession(int) override {
+    return std::make_unique<MemcachedSession>(std::make_shared<ConnectionSet>(hosts_, opts_), opts_);
+  }
+
+  // With memcached.pipeline > 1 the clients of one {thread, connection}
+  // share one ConnectionSet (they all run on that thread).
+  std::unique_ptr<Session> NewClientSession(const ClientSlot& slot) override {
+    if (opts_.pipeline <= 1) return NewSession(slot.thread);
+    std::lock_guard lock(mu_);
+    std::weak_ptr<ConnectionSet>& entry = shared_[{slot.thread, slot.connection}];
+    std::shared_ptr<ConnectionSet> set = entry.lock();
+    if (!set) {
+      set = std::make_shared<ConnectionSet>(hosts_, opts_);
+      entry = set;
+    }
+    return std::make_unique<MemcachedSession>(std::move(set), opts_);
+  }
 
   Capabilities capabilities() const override {
     Capabilities c;
@@ -503,7 +581,7 @@ class MemcachedStore final : public Store {
     c.persistent = true;      // the server keeps the data after the process
     c.atomic_update = true;   // CAS: a concurrent change makes the update retry
     c.waits_through_io = true;
-    c.pipeline = 1;
+    c.pipeline = opts_.pipeline;
     return c;
   }
 
@@ -602,6 +680,10 @@ class MemcachedStore final : public Store {
 
   MemcachedOptions opts_;
   std::vector<HostInfo> hosts_;
+  std::mutex mu_;
+  // By {thread, connection}; weak, so the connections close with the last
+  // session, on its thread.
+  std::map<std::pair<int, int>, std::weak_ptr<ConnectionSet>> shared_;
 };
 
 }  // namespace

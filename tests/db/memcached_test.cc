@@ -425,6 +425,49 @@ TEST_F(MemcachedTest, KeysSpreadOverTwoHostsTheSameWayEveryTime) {
   EXPECT_NE(msg.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << msg;
 }
 
+TEST_F(MemcachedTest, PipelinedClientsOfOneSlotShareAConnection) {
+  Settings shared;
+  STOREBENCH_NEED_SERVER("memcached", shared);
+  OwnServer server;
+  Settings s = server.Start();
+  Raw raw(SettingOf(s, "memcached.hosts"));
+  // The server counts a closed connection (open's probe) a moment later:
+  // poll until the count is `want` (or 2 s pass).
+  auto connections = [&](std::uint64_t want = 0) {
+    std::uint64_t n = raw.Stat("curr_connections");
+    for (int i = 0; i < 40 && want != 0 && n != want; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      n = raw.Stat("curr_connections");
+    }
+    return n;
+  };
+  const std::uint64_t before = connections();
+  auto store = OpenWith(s, {{"memcached.pipeline", "3"}});
+  EXPECT_EQ(store->capabilities().pipeline, 3);
+  std::vector<std::unique_ptr<Session>> sessions;
+  for (int slot = 0; slot < 3; ++slot) sessions.push_back(store->NewClientSession({0, 0, slot}));
+  sessions.push_back(store->NewClientSession({0, 1, 0}));  // another connection of thread 0
+  sessions.push_back(store->NewClientSession({1, 0, 0}));  // thread 1's
+  for (std::size_t i = 0; i < sessions.size(); ++i) {
+    ASSERT_EQ(Put(sessions[i].get(), "user" + std::to_string(i), "v" + std::to_string(i)), Status::Ok());
+  }
+  for (std::size_t i = 0; i < sessions.size(); ++i) {
+    std::string v;
+    ASSERT_EQ(Get(sessions[(i + 1) % sessions.size()].get(), "user" + std::to_string(i), &v), Status::Ok());
+    EXPECT_EQ(v, "v" + std::to_string(i));
+  }
+  EXPECT_EQ(connections(before + 3), before + 3);  // {0,0} shared by three clients, {0,1}, {1,0}
+  sessions.clear();
+  EXPECT_EQ(connections(before), before);
+  // Without pipelining every client has its own.
+  auto plain = OpenWith(s);
+  const std::uint64_t base = connections(before);
+  auto a = plain->NewClientSession({0, 0, 0}), b = plain->NewClientSession({0, 0, 1});
+  ASSERT_EQ(Put(a.get(), "x", "1"), Status::Ok());
+  ASSERT_EQ(Put(b.get(), "y", "2"), Status::Ok());
+  EXPECT_EQ(connections(base + 2), base + 2);
+}
+
 TEST_F(MemcachedTest, PausedServerMakesAnOperationFailWithinItsTimeoutThenRecovers) {
   Settings shared;
   STOREBENCH_NEED_SERVER("memcached", shared);
