@@ -1,0 +1,714 @@
+// Binding "memcached": memcached servers (>= 1.6) over their meta text
+// protocol, with our own client on net::TcpConnection (libmemcached's
+// blocking I/O could not yield to the runner's fibers).
+//
+// Why the meta protocol (mg/ms/md) rather than the classic get/set/cas:
+//  - binary keys: the 'b' flag sends a key base64-encoded, so any key
+//    (NUL, spaces, bytes >= 0x80) is stored under its exact bytes; the
+//    classic protocol has no way to send such a key;
+//  - an update's read returns the value and its CAS token in one `mg k v c`;
+//  - every reply starts with a two-letter code (HD, VA, EN, NF, NS, EX), one
+//    parser serves every command, and pipelined replies come back in order.
+//
+// Keys: YCSB's memcached binding qualifies keys with the table, and so do
+// we: the memcached key is "<table>-<key>". Sent as is when it is 1..250
+// bytes of printable ASCII without spaces; otherwise base64-encoded with the
+// 'b' flag when the encoding fits memcached's 250-byte limit (raw keys up to
+// 187 bytes); longer keys are rejected: the operation returns ERROR without
+// contacting the server (hashing them would make distinct keys collide).
+//
+// Values: one item per record, the record encoded with EncodeRecord
+// (db/record_codec.h). memcached refuses items over its -I limit (1 MiB by
+// default) with SERVER_ERROR: the operation returns ERROR and the connection
+// stays usable (the server skips the payload).
+//
+// Operations:
+//   Insert = ms (set; T<exptime> when memcached.exptime > 0)
+//   Read   = mg k v; EN (miss) is NOT_FOUND
+//   Update = mg k v c, MergeRecord, ms k C<cas>: EX (another client changed
+//            it in between) retries the whole read-merge-write, up to
+//            kCasAttempts times, then returns ABORTED; EN/NF is NOT_FOUND
+//            (nothing is created). Atomic: no concurrent update is lost.
+//   Delete = md; NF is NOT_FOUND
+//   Scan   = not supported (memcached keeps no key order)
+//
+// Hosts: memcached.hosts is a comma-separated host:port list; each key goes
+// to one host chosen by jump consistent hashing (Lamping & Veach) of a
+// 64-bit FNV-1a hash of the memcached key: stable across processes and runs,
+// and adding a host at the end moves only 1/N of the keys. Each session has
+// one connection per host, opened on first use and reopened with backoff
+// after a failure (TcpConnection::Ensure). Every wait goes through net/io.h,
+// with the operation's deadline (memcached.timeout_ms).
+//
+// memcached.pipeline > 1: the clients of one ClientSlot {thread, connection}
+// (fibers of one thread) share one connection per host
+// (NewClientSession). For now they take turns on it, one request and its
+// reply at a time (FiberLock); net/pipeline.h will let them queue requests
+// in one write. A request is "append bytes to out()", its reply is parsed by
+// ParseReply (0 while incomplete), so plugging in the pipeline is local.
+//
+// Authentication: memcached's ASCII authentication (-Y authfile, memcached
+// >= 1.5.15): a connection sends "set <any> 0 0 <n>\r\n<user> <password>\r\n"
+// first. `open` probes every host; only hosts that answer
+// "CLIENT_ERROR unauthenticated" are sent the credentials (on a server
+// without -Y that line would store an item). SASL (binary protocol only) is
+// not supported.
+//
+// Setup errors from `open` (SetupError): a host that cannot be reached, that
+// does not answer like memcached >= 1.6, or that refuses the credentials.
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "db/binding.h"
+#include "db/record_codec.h"
+#include "net/io.h"
+#include "net/socket.h"
+
+namespace storebench {
+namespace {
+
+constexpr int kDefaultPort = 11211;
+constexpr std::size_t kMaxKey = 250;  // memcached's KEY_MAX_LENGTH, for the key as sent
+constexpr int kCasAttempts = 100;     // read-merge-write attempts of one update before ABORTED
+
+struct MemcachedOptions {
+  std::vector<net::Endpoint> hosts;
+  std::int64_t timeout_ms = 5000;
+  int pipeline = 1;
+  std::int64_t exptime = 0;
+  std::string user;
+  std::string password;
+};
+
+MemcachedOptions ParseOptions(const Properties& props) {
+  MemcachedOptions o;
+  o.hosts = net::ParseEndpointList(props.GetString("memcached.hosts", "127.0.0.1:11211"), kDefaultPort,
+                                   "memcached.hosts");
+  o.timeout_ms = props.GetInt("memcached.timeout_ms", 5000, 1, 3'600'000);
+  o.pipeline = static_cast<int>(props.GetInt("memcached.pipeline", 1, 1, 1024));
+  o.exptime = props.GetInt("memcached.exptime", 0, 0, 0xffffffffLL);
+  o.user = props.GetString("memcached.user", "");
+  o.password = props.GetString("memcached.password", "");
+  if (o.password.empty()) {
+    if (const char* env = std::getenv("STOREBENCH_MEMCACHED_PASSWORD")) o.password = env;
+  }
+  if (o.user.find_first_of(" \r\n") != std::string::npos) {
+    throw ConfigError("property 'memcached.user': must not contain spaces or line breaks");
+  }
+  if (o.password.find_first_of("\r\n") != std::string::npos) {
+    throw ConfigError("memcached password: must not contain line breaks");
+  }
+  if (!o.password.empty() && o.user.empty()) {
+    throw ConfigError("a memcached password is set but 'memcached.user' is not");
+  }
+  return o;
+}
+
+// ---- protocol ------------------------------------------------------------
+
+// One reply of the meta (or classic) text protocol, viewed in the input
+// buffer: valid until the connection's input is consumed or refilled.
+struct Reply {
+  std::string_view code;   // first token of the first line: "VA", "HD", "EN", "STORED", "SERVER_ERROR"...
+  std::string_view line;   // the whole first line, without \r\n
+  std::string_view value;  // VA's data block
+  std::uint64_t cas = 0;   // the c<token> flag, when present
+  bool has_cas = false;
+
+  bool Is(std::string_view c) const { return code == c; }
+  // A reply after which the stream may be out of step with our requests.
+  bool Desyncs() const { return code == "ERROR" || code == "CLIENT_ERROR"; }
+};
+
+bool ParseU64(std::string_view s, std::uint64_t* v) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && p == s.data() + s.size() && !s.empty();
+}
+
+// Parses the reply at the front of `in`: the number of bytes it spans, 0
+// when it is not complete yet, -1 when it is malformed.
+std::ptrdiff_t ParseReply(std::string_view in, Reply* r) {
+  const std::size_t eol = in.find("\r\n");
+  if (eol == std::string_view::npos) return in.size() > 8192 ? -1 : 0;
+  r->line = in.substr(0, eol);
+  r->value = {};
+  r->has_cas = false;
+  std::string_view rest = r->line;
+  auto next_token = [&rest]() {
+    const std::size_t sp = rest.find(' ');
+    std::string_view t = rest.substr(0, sp);
+    rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);
+    return t;
+  };
+  r->code = next_token();
+  std::size_t size = 0;
+  bool has_value = false;
+  if (r->code == "VA") {
+    std::uint64_t n = 0;
+    if (!ParseU64(next_token(), &n)) return -1;
+    size = static_cast<std::size_t>(n);
+    has_value = true;
+  }
+  if (r->code.size() == 2) {  // meta reply: flags follow
+    while (!rest.empty()) {
+      std::string_view flag = next_token();
+      if (!flag.empty() && flag[0] == 'c') r->has_cas = ParseU64(flag.substr(1), &r->cas);
+    }
+  }
+  std::size_t total = eol + 2;
+  if (has_value) {
+    if (in.size() < total + size + 2) return 0;
+    if (in.substr(total + size, 2) != "\r\n") return -1;
+    r->value = in.substr(total, size);
+    total += size + 2;
+  }
+  return static_cast<std::ptrdiff_t>(total);
+}
+
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void AppendBase64(std::string_view in, std::string* out) {
+  std::size_t i = 0;
+  for (; i + 3 <= in.size(); i += 3) {
+    const std::uint32_t v = static_cast<std::uint32_t>(static_cast<unsigned char>(in[i])) << 16 |
+                            static_cast<std::uint32_t>(static_cast<unsigned char>(in[i + 1])) << 8 |
+                            static_cast<unsigned char>(in[i + 2]);
+    out->push_back(kBase64[v >> 18]);
+    out->push_back(kBase64[(v >> 12) & 63]);
+    out->push_back(kBase64[(v >> 6) & 63]);
+    out->push_back(kBase64[v & 63]);
+  }
+  if (i < in.size()) {
+    std::uint32_t v = static_cast<std::uint32_t>(static_cast<unsigned char>(in[i])) << 16;
+    if (i + 1 < in.size()) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(in[i + 1])) << 8;
+    out->push_back(kBase64[v >> 18]);
+    out->push_back(kBase64[(v >> 12) & 63]);
+    out->push_back(i + 1 < in.size() ? kBase64[(v >> 6) & 63] : '=');
+    out->push_back('=');
+  }
+}
+
+bool IsPlainKey(std::string_view k) {
+  if (k.empty() || k.size() > kMaxKey) return false;
+  for (char c : k) {
+    if (c <= ' ' || c >= 0x7f) return false;  // control, space, DEL, bytes >= 0x80 (char is signed)
+  }
+  return true;
+}
+
+std::uint64_t Fnv1a64(std::string_view s) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// Jump consistent hash (Lamping & Veach, 2014): a bucket in [0, buckets).
+int JumpHash(std::uint64_t key, int buckets) {
+  std::int64_t b = -1, j = 0;
+  while (j < buckets) {
+    b = j;
+    key = key * 2862933555777941757ull + 1;
+    j = static_cast<std::int64_t>(static_cast<double>(b + 1) *
+                                  (static_cast<double>(1ll << 31) / static_cast<double>((key >> 33) + 1)));
+  }
+  return static_cast<int>(b);
+}
+
+void AppendNumber(std::uint64_t v, std::string* out) {
+  char buf[24];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, static_cast<std::size_t>(p - buf));
+}
+
+// ---- connections -----------------------------------------------------------
+
+// What every connection to one host needs to know.
+struct HostInfo {
+  net::Endpoint endpoint;
+  bool needs_auth = false;  // the server answered "CLIENT_ERROR unauthenticated"
+};
+
+// One connection to one host: the TcpConnection plus the per-connection
+// setup (authentication) replayed after every reconnect. A request is
+// "append its bytes to out()"; Exchange() writes and reads one reply.
+class HostConnection {
+ public:
+  HostConnection(const HostInfo& host, const MemcachedOptions& o) : host_(host), opts_(o), tcp_(host.endpoint) {}
+
+  // Connected (reconnected and authenticated when needed) before deadline.
+  Status Ready(std::int64_t deadline) {
+    bool reconnected = false;
+    Status s = tcp_.Ensure(deadline, &reconnected);
+    if (!s.ok()) return s;
+    if (reconnected && host_.needs_auth) {
+      tcp_.out().clear();
+      AppendAuth(opts_.user, opts_.password, &tcp_.out());
+      Reply r;
+      s = Exchange(deadline, &r);
+      if (!s.ok()) return s;
+      const bool ok = r.Is("STORED");
+      Done();
+      if (!ok) {
+        tcp_.Disconnect();
+        return Status::Error();
+      }
+    }
+    return Status::Ok();
+  }
+
+  std::string& out() { return tcp_.out(); }
+
+  // Writes out() and waits for one complete reply, left in *r until Done().
+  Status Exchange(std::int64_t deadline, Reply* r) {
+    Status s = tcp_.Flush(deadline);
+    if (!s.ok()) return s;
+    for (;;) {
+      const std::ptrdiff_t n = ParseReply(tcp_.in(), r);
+      if (n > 0) {
+        pending_ = static_cast<std::size_t>(n);
+        if (r->Desyncs()) {  // we may no longer know where the next reply starts
+          Done();
+          tcp_.Disconnect();
+          return Status::Error();
+        }
+        return Status::Ok();
+      }
+      if (n < 0) {
+        tcp_.Disconnect();
+        return Status::Error();
+      }
+      s = tcp_.Fill(deadline);
+      if (!s.ok()) return s;
+    }
+  }
+  // Drops the reply Exchange returned.
+  void Done() {
+    tcp_.Consume(pending_);
+    pending_ = 0;
+  }
+
+  static void AppendAuth(const std::string& user, const std::string& password, std::string* out) {
+    const std::size_t n = user.size() + 1 + password.size();
+    out->append("set auth 0 0 ");
+    AppendNumber(n, out);
+    out->append("\r\n");
+    out->append(user).append(" ").append(password).append("\r\n");
+  }
+
+ private:
+  const HostInfo& host_;
+  const MemcachedOptions& opts_;
+  net::TcpConnection tcp_;
+  std::size_t pending_ = 0;
+};
+
+// Serialises the clients (fibers of one thread) that share a connection:
+// one request and its reply at a time. Clients of one thread only, so no
+// atomics; outside a fiber nobody can be waiting.
+class FiberLock {
+ public:
+  void Lock() {
+    while (held_) {
+      io::Fiber* self = io::Current();
+      if (self == nullptr) break;  // not a fiber: no other client runs meanwhile
+      waiters_.push_back(self);
+      io::Suspend();
+    }
+    held_ = true;
+  }
+  void Unlock() {
+    held_ = false;
+    if (next_ < waiters_.size()) {
+      io::Wake(waiters_[next_++]);
+      if (next_ == waiters_.size()) waiters_.clear(), next_ = 0;
+    }
+  }
+
+ private:
+  bool held_ = false;
+  std::vector<io::Fiber*> waiters_;  // FIFO: [next_, size) wait
+  std::size_t next_ = 0;
+};
+
+// One connection per host, shared by the sessions of one ClientSlot
+// {thread, connection} when memcached.pipeline > 1 (else one per session).
+struct ConnectionSet {
+  ConnectionSet(const std::vector<HostInfo>& hosts, const MemcachedOptions& o) {
+    conns.reserve(hosts.size());
+    for (const auto& h : hosts) conns.push_back(std::make_unique<HostConnection>(h, o));
+    locks = std::vector<FiberLock>(hosts.size());
+  }
+  std::vector<std::unique_ptr<HostConnection>> conns;
+  std::vector<FiberLock> locks;
+};
+
+// ---- session ---------------------------------------------------------------
+
+class MemcachedSession final : public Session {
+ public:
+  MemcachedSession(std::shared_ptr<ConnectionSet> conns, const MemcachedOptions& o)
+      : opts_(o), set_(std::move(conns)) {}
+
+  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
+    return Guard([&] {
+      out->Clear();
+      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+      HostConnection* c = nullptr;
+      Release release(this);
+      if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
+      AppendCommand("mg", " v");
+      Reply r;
+      if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
+      Status st = Status::Error();
+      if (r.Is("VA")) {
+        out->BeginRecord(key);
+        st = DecodeRecord(r.value, fields, out) ? Status::Ok() : Status::Error();
+        if (!st.ok()) out->Clear();
+      } else if (r.Is("EN")) {
+        st = Status::NotFound();
+      }
+      c->Done();
+      return st;
+    });
+  }
+
+  Status Scan(std::string_view, std::string_view, std::uint64_t, const FieldSelector&, RecordSet* out) override {
+    out->Clear();
+    return Status::NotImplemented();
+  }
+
+  Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override {
+    return Guard([&] {
+      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+      HostConnection* c = nullptr;
+      Release release(this);
+      if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
+      for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
+        AppendCommand("mg", " v c");
+        Reply r;
+        if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
+        if (r.Is("EN")) {
+          c->Done();
+          return Status::NotFound();
+        }
+        if (!r.Is("VA") || !r.has_cas) {
+          c->Done();
+          return Status::Error();
+        }
+        const std::uint64_t cas = r.cas;
+        const bool merged = MergeRecord(r.value, values, &value_);
+        c->Done();
+        if (!merged) return Status::Error();
+        AppendSet(cas);
+        if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
+        const bool stored = r.Is("HD"), changed = r.Is("EX"), gone = r.Is("NF");
+        c->Done();
+        if (stored) return Status::Ok();
+        if (gone) return Status::NotFound();  // deleted since our read
+        if (!changed) return Status::Error();
+      }
+      return Status(Status::kAborted);
+    });
+  }
+
+  Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) override {
+    return Guard([&] {
+      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+      HostConnection* c = nullptr;
+      Release release(this);
+      if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
+      EncodeRecord(values, &value_);
+      AppendSet(0);
+      Reply r;
+      if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
+      const bool ok = r.Is("HD");
+      c->Done();
+      return ok ? Status::Ok() : Status::Error();
+    });
+  }
+
+  Status Delete(std::string_view table, std::string_view key) override {
+    return Guard([&] {
+      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+      HostConnection* c = nullptr;
+      Release release(this);
+      if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
+      AppendCommand("md", "");
+      Reply r;
+      if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
+      const Status st = r.Is("HD") ? Status::Ok() : r.Is("NF") ? Status::NotFound() : Status::Error();
+      c->Done();
+      return st;
+    });
+  }
+
+ private:
+  // Builds the memcached key of (table, key) into key_ (its token in
+  // key_token_, binary_ when base64), picks its host and makes sure that
+  // connection is up. ERROR for a key memcached cannot take.
+  Status Prepare(std::string_view table, std::string_view key, std::int64_t deadline, HostConnection** c) {
+    key_.assign(table.data(), table.size());
+    key_.push_back('-');
+    key_.append(key.data(), key.size());
+    key_token_.clear();
+    binary_ = !IsPlainKey(key_);
+    if (binary_) {
+      if ((key_.size() + 2) / 3 * 4 > kMaxKey) return Status::Error();
+      AppendBase64(key_, &key_token_);
+    } else {
+      key_token_ = key_;
+    }
+    const std::size_t n = set_->conns.size();
+    const std::size_t host = n == 1 ? 0 : static_cast<std::size_t>(JumpHash(Fnv1a64(key_), static_cast<int>(n)));
+    set_->locks[host].Lock();
+    locked_ = static_cast<int>(host);
+    *c = current_ = set_->conns[host].get();
+    Status s = (*c)->Ready(deadline);
+    if (s.ok()) (*c)->out().clear();
+    return s;
+  }
+
+  // "<cmd> <key>[ b]<flags>\r\n" into the connection's output.
+  void AppendCommand(std::string_view cmd, std::string_view flags) {
+    std::string& out = current_->out();
+    out.append(cmd).append(" ").append(key_token_);
+    if (binary_) out.append(" b");
+    out.append(flags).append("\r\n");
+  }
+
+  // "ms <key> <len>[ b][ T<exptime>][ C<cas>]\r\n<value_>\r\n".
+  void AppendSet(std::uint64_t cas) {
+    std::string& out = current_->out();
+    out.append("ms ").append(key_token_).append(" ");
+    AppendNumber(value_.size(), &out);
+    if (binary_) out.append(" b");
+    if (opts_.exptime > 0) {
+      out.append(" T");
+      AppendNumber(static_cast<std::uint64_t>(opts_.exptime), &out);
+    }
+    if (cas != 0) {
+      out.append(" C");
+      AppendNumber(cas, &out);
+    }
+    out.append("\r\n").append(value_).append("\r\n");
+  }
+
+  // Unlocks the connection an operation locked in Prepare, on every return.
+  struct Release {
+    explicit Release(MemcachedSession* s) : session(s) {}
+    ~Release() {
+      if (session->locked_ >= 0) session->set_->locks[static_cast<std::size_t>(session->locked_)].Unlock();
+      session->locked_ = -1;
+    }
+    MemcachedSession* session;
+  };
+
+  const MemcachedOptions& opts_;
+  std::shared_ptr<ConnectionSet> set_;
+  int locked_ = -1;  // the host whose connection this operation holds
+  HostConnection* current_ = nullptr;  // the connection of the key Prepare saw last
+  std::string key_, key_token_, value_;
+  bool binary_ = false;
+};
+
+// ---- store -----------------------------------------------------------------
+
+// Sends `request` on a fresh exchange and collects reply lines until one
+// satisfies `last` (or an error line). Setup code only.
+bool RequestLines(net::TcpConnection& tcp, const std::string& request, std::int64_t deadline,
+                  bool (*last)(std::string_view), std::vector<std::string>* lines) {
+  tcp.out() = request;
+  if (!tcp.Flush(deadline).ok()) return false;
+  for (;;) {
+    std::string_view in = tcp.in();
+    const std::size_t eol = in.find("\r\n");
+    if (eol != std::string_view::npos) {
+      std::string line(in.substr(0, eol));
+      tcp.Consume(eol + 2);
+      const bool end = last(line) || line == "ERROR" || line.starts_with("CLIENT_ERROR") ||
+                       line.starts_with("SERVER_ERROR");
+      lines->push_back(std::move(line));
+      if (end) return true;
+      continue;
+    }
+    if (!tcp.Fill(deadline).ok()) return false;
+  }
+}
+
+class MemcachedStore final : public Store {
+ public:
+  explicit MemcachedStore(MemcachedOptions o) : opts_(std::move(o)) {
+    for (const auto& ep : opts_.hosts) {
+      hosts_.push_back({ep, false});
+      Probe(&hosts_.back());
+    }
+  }
+
+  std::unique_ptr<Session> NewSession(int) override {
+    return std::make_unique<MemcachedSession>(std::make_shared<ConnectionSet>(hosts_, opts_), opts_);
+  }
+
+  // With memcached.pipeline > 1 the clients of one {thread, connection}
+  // share one ConnectionSet (they all run on that thread).
+  std::unique_ptr<Session> NewClientSession(const ClientSlot& slot) override {
+    if (opts_.pipeline <= 1) return NewSession(slot.thread);
+    std::lock_guard lock(mu_);
+    std::weak_ptr<ConnectionSet>& entry = shared_[{slot.thread, slot.connection}];
+    std::shared_ptr<ConnectionSet> set = entry.lock();
+    if (!set) {
+      set = std::make_shared<ConnectionSet>(hosts_, opts_);
+      entry = set;
+    }
+    return std::make_unique<MemcachedSession>(std::move(set), opts_);
+  }
+
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.scan = false;
+    c.why_no_scan = "memcached keeps no key order";
+    c.persistent = true;      // the server keeps the data after the process
+    c.atomic_update = true;   // CAS: a concurrent change makes the update retry
+    c.waits_through_io = true;
+    c.pipeline = opts_.pipeline;
+    return c;
+  }
+
+  // Per host "stats" and "stats settings": version and item size limit of
+  // the first host that answers, then items, bytes and hit figures summed.
+  std::vector<std::pair<std::string, std::string>> Stats() override {
+    static const char* const kSummed[] = {"curr_items", "bytes", "limit_maxbytes", "get_hits", "get_misses",
+                                          "evictions",  "cmd_get", "cmd_set", "cas_hits", "cas_badval",
+                                          "curr_connections"};
+    std::map<std::string, std::uint64_t> sums;
+    std::string version, item_size_max;
+    int answered = 0;
+    for (const auto& h : hosts_) {
+      net::TcpConnection tcp(h.endpoint);
+      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+      std::string error;
+      if (!tcp.Connect(deadline, &error)) continue;
+      std::vector<std::string> lines;
+      std::string req;
+      if (h.needs_auth) HostConnection::AppendAuth(opts_.user, opts_.password, &req);
+      req += "stats\r\n";
+      auto is_end = [](std::string_view l) { return l == "END"; };
+      if (!RequestLines(tcp, req, deadline, is_end, &lines)) continue;
+      if (!RequestLines(tcp, "stats settings\r\n", deadline, is_end, &lines)) continue;
+      ++answered;
+      for (const auto& l : lines) {
+        // "STAT name value"
+        if (!l.starts_with("STAT ")) continue;
+        const std::size_t sp = l.find(' ', 5);
+        if (sp == std::string::npos) continue;
+        const std::string name = l.substr(5, sp - 5), value = l.substr(sp + 1);
+        if (name == "version" && version.empty()) version = value;
+        if (name == "item_size_max" && item_size_max.empty()) item_size_max = value;
+        for (const char* s : kSummed) {
+          std::uint64_t v = 0;
+          if (name == s && ParseU64(value, &v)) sums[name] += v;
+        }
+      }
+    }
+    std::vector<std::pair<std::string, std::string>> out;
+    out.emplace_back("memcached.hosts", std::to_string(hosts_.size()));
+    out.emplace_back("memcached.hosts_answering", std::to_string(answered));
+    if (!version.empty()) out.emplace_back("memcached.version", version);
+    if (!item_size_max.empty()) out.emplace_back("memcached.item_size_max", item_size_max);
+    for (const auto& [k, v] : sums) out.emplace_back("memcached." + k, std::to_string(v));
+    return out;
+  }
+
+ private:
+  // Connects to one host, finds whether it needs authentication, checks the
+  // credentials and that it speaks the meta protocol. Throws SetupError.
+  void Probe(HostInfo* h) {
+    const std::string where = h->endpoint.ToString();
+    const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+    net::TcpConnection tcp(h->endpoint);
+    std::string error;
+    if (!tcp.Connect(deadline, &error)) throw SetupError("memcached: cannot connect to " + error);
+    auto is_mn = [](std::string_view l) { return l == "MN"; };
+    std::vector<std::string> lines;
+    // "version" then "mn" (meta no-op: memcached >= 1.6 answers MN).
+    if (!RequestLines(tcp, "version\r\nmn\r\n", deadline, is_mn, &lines)) {
+      throw SetupError("memcached: " + where + ": no answer to 'version' within memcached.timeout_ms=" +
+                       std::to_string(opts_.timeout_ms));
+    }
+    if (!lines.empty() && lines[0].starts_with("CLIENT_ERROR unauthenticated")) {
+      if (opts_.user.empty()) {
+        throw SetupError("memcached: " + where +
+                         " requires authentication: set memcached.user and memcached.password "
+                         "(or STOREBENCH_MEMCACHED_PASSWORD)");
+      }
+      h->needs_auth = true;
+      tcp.Disconnect();  // memcached closes an unauthenticated connection after the error
+      if (!tcp.Connect(deadline, &error)) throw SetupError("memcached: cannot connect to " + error);
+      std::string req;
+      HostConnection::AppendAuth(opts_.user, opts_.password, &req);
+      lines.clear();
+      if (!RequestLines(tcp, req, deadline, [](std::string_view l) { return l == "STORED"; }, &lines) ||
+          lines.empty() || lines.back() != "STORED") {
+        throw SetupError("memcached: " + where + ": authentication failed for user '" + opts_.user + "'" +
+                         (lines.empty() ? std::string() : " (" + lines.back() + ")"));
+      }
+      lines.clear();
+      if (!RequestLines(tcp, "version\r\nmn\r\n", deadline, is_mn, &lines)) {
+        throw SetupError("memcached: " + where + ": no answer to 'version' after authentication");
+      }
+    }
+    if (lines.empty() || !lines[0].starts_with("VERSION ")) {
+      throw SetupError("memcached: " + where + ": not a memcached server? answered '" +
+                       (lines.empty() ? std::string() : lines[0]) + "' to 'version'");
+    }
+    if (lines.back() != "MN") {
+      throw SetupError("memcached: " + where + ": " + lines[0] +
+                       " does not speak the meta protocol (needs memcached >= 1.6)");
+    }
+  }
+
+  MemcachedOptions opts_;
+  std::vector<HostInfo> hosts_;
+  std::mutex mu_;
+  // By {thread, connection}; weak, so the connections close with the last
+  // session, on its thread.
+  std::map<std::pair<int, int>, std::weak_ptr<ConnectionSet>> shared_;
+};
+
+}  // namespace
+
+const BindingInfo& memcached_binding() {
+  static const BindingInfo info{
+      .name = "memcached",
+      .summary = "memcached servers (>= 1.6) over the meta text protocol; keys spread by consistent hashing",
+      .properties =
+          {
+              {"memcached.hosts", "127.0.0.1:11211",
+               "comma-separated host:port list; keys are spread over them by jump consistent hashing"},
+              {"memcached.timeout_ms", "5000", "per-operation timeout in milliseconds (connect timeout too)"},
+              {"memcached.pipeline", "1", "clients sharing one connection per host (pipelined requests)"},
+              {"memcached.exptime", "0", "item expiry in seconds (0 = never; > 30 days = a Unix time)"},
+              {"memcached.user", "", "user for memcached's ASCII authentication (-Y authfile)"},
+              {"memcached.password", "",
+               "password for ASCII authentication (default: env STOREBENCH_MEMCACHED_PASSWORD)"},
+          },
+      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
+        return std::make_unique<MemcachedStore>(ParseOptions(props));
+      },
+      .server = true,
+  };
+  return info;
+}
+
+}  // namespace storebench
