@@ -530,6 +530,7 @@ class Client {
       st = c.Flush(deadline);
       if (!st.ok()) return st;
       std::string_view r;
+      const bool asked = asking;
       if (asking) {
         st = Await(c, deadline, &r);
         if (!st.ok()) return st;
@@ -562,6 +563,7 @@ class Client {
           reloaded = true;
           st = LoadScripts(c, deadline);
           if (!st.ok()) return st;
+          asking = asked;  // still the importing node's key
           --attempt;
           continue;
         }

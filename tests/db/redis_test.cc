@@ -500,6 +500,64 @@ TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
   EXPECT_GE(std::atoll(m["keys"].c_str()), kRecords);
 }
 
+// Moves the slot of one record from its node to another by hand, as
+// `redis-cli --cluster reshard` does: while the slot migrates the old node
+// answers ASK, afterwards MOVED; the session follows both.
+TEST(RedisClusterTest, FollowsAskDuringMigrationAndMovedAfterIt) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis-cluster", settings);
+  const std::string seed = Get(settings, "redis.port");
+  auto store = Open(PropsOf(settings));
+  auto s = store->NewSession(0);
+  const std::string table = test_util::UniqueTable("rc");
+  ASSERT_EQ(s->Insert(table, "moving", Views(Record("moving"))), Status::Ok());
+  ASSERT_EQ(s->Insert(table, "staying", Views(Record("staying"))), Status::Ok());
+  const std::string key = table + ":moving";
+  const int slot = std::atoi(Shell("redis-cli -p " + seed + " CLUSTER KEYSLOT " + key).c_str());
+  std::string src, dst;
+  for (const auto& [port, ranges] : SlotOwners(seed)) {
+    bool owns = false;
+    for (auto [lo, hi] : ranges) owns = owns || (slot >= lo && slot <= hi);
+    (owns ? src : dst) = port;
+  }
+  ASSERT_FALSE(src.empty());
+  ASSERT_FALSE(dst.empty());
+  auto id = [](const std::string& port) {
+    std::string v = Shell("redis-cli -p " + port + " CLUSTER MYID");
+    return v.substr(0, v.find('\n'));
+  };
+  const std::string sl = std::to_string(slot);
+  ASSERT_EQ(Shell("redis-cli -p " + dst + " CLUSTER SETSLOT " + sl + " IMPORTING " + id(src)), "OK\n");
+  ASSERT_EQ(Shell("redis-cli -p " + src + " CLUSTER SETSLOT " + sl + " MIGRATING " + id(dst)), "OK\n");
+  ASSERT_EQ(Shell("redis-cli -p " + src + " MIGRATE 127.0.0.1 " + dst + " " + key + " 0 5000"), "OK\n");
+
+  auto redirects = [&](const std::string& name) {
+    auto stats = store->Stats();
+    std::map<std::string, std::string> m(stats.begin(), stats.end());
+    return std::atoll(m[name].c_str());
+  };
+  RecordSet rs;
+  ASSERT_EQ(s->Read(table, "moving", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), Record("moving"));
+  Field f{"field1", "during"};
+  ASSERT_EQ(s->Update(table, "moving", std::span<const Field>(&f, 1)), Status::Ok());
+  EXPECT_GE(redirects("ask_redirects"), 2);
+
+  for (const auto& [port, ranges] : SlotOwners(seed)) {
+    Shell("redis-cli -p " + port + " CLUSTER SETSLOT " + sl + " NODE " + id(dst));
+  }
+  ASSERT_EQ(s->Read(table, "moving", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(rs.Find(0, "field1").value_or(""), "during");
+  EXPECT_GE(redirects("moved_redirects"), 1);
+  ASSERT_EQ(s->Read(table, "staying", FieldSelector{}, &rs), Status::Ok());
+  ASSERT_EQ(s->Scan(table, "", 10, FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(rs.record_count(), 2u);
+  // A new session starts from the store's (old) map and is redirected too.
+  auto s2 = store->NewSession(1);
+  ASSERT_EQ(s2->Delete(table, "moving"), Status::Ok());
+  EXPECT_EQ(s->Read(table, "moving", FieldSelector{}, &rs), Status::NotFound());
+}
+
 TEST(RedisClusterTest, NotAClusterNodeIsSetupError) {
   Settings settings;
   STOREBENCH_NEED_SERVER("redis", settings);
