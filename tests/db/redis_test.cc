@@ -432,23 +432,15 @@ std::map<std::string, std::vector<std::pair<int, int>>> SlotOwners(const std::st
   return out;
 }
 
-TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
-  Settings settings;
-  STOREBENCH_NEED_SERVER("redis-cluster", settings);
-  const std::string seed = Get(settings, "redis.port");
+// Asks every master for its keys of `table` and checks that each one's slot
+// (CLUSTER KEYSLOT, the server's own hash) is served by that node, that no
+// key is on two nodes, that there are `expected` keys with the index among
+// them, and that all three nodes hold some.
+void CheckPlacement(const std::string& seed, const std::string& table, std::size_t expected) {
   auto owners = SlotOwners(seed);
   ASSERT_EQ(owners.size(), 3u) << "expected a 3-master cluster";
-
-  auto store = Open(PropsOf(settings));
-  auto s = store->NewSession(0);
-  const std::string table = test_util::UniqueTable("rc");
-  constexpr int kRecords = 300;
-  for (int i = 0; i < kRecords; ++i) {
-    const std::string k = "user" + std::to_string(i * 7919);
-    ASSERT_EQ(s->Insert(table, k, Views(Record(k))), Status::Ok()) << k;
-  }
-  // Ask every node for its keys of this table; each must belong there.
   std::set<std::string> seen;
+  std::size_t per_node_min = expected;
   for (const auto& [port, ranges] : owners) {
     std::istringstream keys(Shell("redis-cli -p " + port + " --scan --pattern '" + table + ":*'"));
     std::string key, cmds;
@@ -457,6 +449,7 @@ TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
       list.push_back(key);
       cmds += "CLUSTER KEYSLOT " + key + "\n";
     }
+    per_node_min = std::min(per_node_min, list.size());
     test_util::TempFile input(cmds);
     std::istringstream slots(Shell("redis-cli -p " + port + " < " + input.path()));
     for (const std::string& k : list) {
@@ -469,15 +462,24 @@ TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
       EXPECT_TRUE(seen.insert(k).second) << k << " on two nodes";
     }
   }
-  EXPECT_EQ(seen.size(), kRecords + 1u);  // the records and the table's index
+  EXPECT_EQ(seen.size(), expected);
   EXPECT_EQ(seen.count(table + ":_index"), 1u);
-  int per_node_min = kRecords;
-  for (const auto& [port, ranges] : owners) {
-    int n = 0;
-    for (const auto& k : seen) n += Shell("redis-cli -p " + port + " EXISTS " + k) == "1\n";
-    per_node_min = std::min(per_node_min, n);
+  EXPECT_GT(per_node_min, expected / 10) << "keys not spread over the three nodes";
+}
+
+TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis-cluster", settings);
+  const std::string seed = Get(settings, "redis.port");
+  auto store = Open(PropsOf(settings));
+  auto s = store->NewSession(0);
+  const std::string table = test_util::UniqueTable("rc");
+  constexpr int kRecords = 300;
+  for (int i = 0; i < kRecords; ++i) {
+    const std::string k = "user" + std::to_string(i * 7919);
+    ASSERT_EQ(s->Insert(table, k, Views(Record(k))), Status::Ok()) << k;
   }
-  EXPECT_GT(per_node_min, kRecords / 10);  // spread over all three
+  CheckPlacement(seed, table, kRecords + 1);  // the records and the table's index
 
   // Workload A's mix: reads and updates, plus a scan and deletes.
   RecordSet rs;
@@ -498,6 +500,42 @@ TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
   std::map<std::string, std::string> m(stats.begin(), stats.end());
   EXPECT_EQ(m["cluster_nodes"], "3");
   EXPECT_GE(std::atoll(m["keys"].c_str()), kRecords);
+}
+
+// storebench load + run of workload A against the cluster, through the CLI.
+TEST(RedisClusterTest, CliLoadsAndRunsWorkloadA) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis-cluster", settings);
+  std::string tmpl = (fs::temp_directory_path() / "storebench-redis-cli-XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  const std::string table = test_util::UniqueTable("rcw");
+  std::vector<std::string> common = {"-P", std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada",
+                                     "-p", "recordcount=1000", "-p", "operationcount=4000",
+                                     "-p", "table=" + table, "-threads", "2"};
+  for (const auto& [k, v] : settings) {
+    common.push_back("-p");
+    common.push_back(k + "=" + v);
+  }
+  test_util::ProcessOptions o;
+  o.cwd = tmpl;
+  for (std::string phase : {"load", "run"}) {
+    std::vector<std::string> args = {phase, "redis"};
+    args.insert(args.end(), common.begin(), common.end());
+    auto r = test_util::RunProcess(STOREBENCH_BINARY, args, o);
+    EXPECT_EQ(r.code, 0) << phase << ": " << r.err;
+    EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("Return=ERROR"), std::string::npos) << r.out;
+    if (phase == "load") {
+      EXPECT_NE(r.out.find("[INSERT], Return=OK, 1000"), std::string::npos) << r.out;
+    }
+    if (phase == "run") {
+      EXPECT_NE(r.out.find("[READ], Return=OK"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("[UPDATE], Return=OK"), std::string::npos) << r.out;
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(tmpl, ec);
+  CheckPlacement(Get(settings, "redis.port"), table, 1001);
 }
 
 // Moves the slot of one record from its node to another by hand, as
