@@ -485,7 +485,8 @@ TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
   RecordSet rs;
   for (int i = 0; i < kRecords; i += 3) {
     const std::string k = "user" + std::to_string(i * 7919);
-    Field f{"field4", "upd" + std::to_string(i)};
+    const std::string value = "upd" + std::to_string(i);
+    Field f{"field4", value};
     ASSERT_EQ(s->Update(table, k, std::span<const Field>(&f, 1)), Status::Ok()) << k;
     ASSERT_EQ(s->Read(table, k, FieldSelector{}, &rs), Status::Ok()) << k;
     EXPECT_EQ(rs.Find(0, "field4").value_or(""), "upd" + std::to_string(i));
@@ -581,9 +582,27 @@ TEST(RedisClusterTest, FollowsAskDuringMigrationAndMovedAfterIt) {
   ASSERT_EQ(s->Update(table, "moving", std::span<const Field>(&f, 1)), Status::Ok());
   EXPECT_GE(redirects("ask_redirects"), 2);
 
+  // As redis-cli --cluster does: the importing node first, then the others;
+  // then wait until every node agrees (the change spreads by gossip).
+  std::vector<std::string> order = {dst, src};
   for (const auto& [port, ranges] : SlotOwners(seed)) {
-    Shell("redis-cli -p " + port + " CLUSTER SETSLOT " + sl + " NODE " + id(dst));
+    if (port != dst && port != src) order.push_back(port);
   }
+  for (const auto& port : order) {
+    EXPECT_EQ(Shell("redis-cli -p " + port + " CLUSTER SETSLOT " + sl + " NODE " + id(dst)), "OK\n") << port;
+  }
+  auto agreed = [&] {
+    for (const auto& asked : order) {
+      for (const auto& [port, ranges] : SlotOwners(asked)) {
+        for (auto [lo, hi] : ranges) {
+          if (slot >= lo && slot <= hi && port != dst) return false;
+        }
+      }
+    }
+    return true;
+  };
+  for (int i = 0; i < 100 && !agreed(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(agreed()) << "the cluster did not agree on slot " << slot;
   ASSERT_EQ(s->Read(table, "moving", FieldSelector{}, &rs), Status::Ok());
   EXPECT_EQ(rs.Find(0, "field1").value_or(""), "during");
   EXPECT_GE(redirects("moved_redirects"), 1);
