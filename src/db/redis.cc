@@ -1,0 +1,1263 @@
+// Binding "redis": Redis, standalone or Cluster, over our own RESP client.
+//
+// Why not hiredis: its blocking API cannot yield to the runner's fibers.
+// Every wait here goes through net::TcpConnection, i.e. net/io.h, so one
+// client per thread and many clients per thread (fibers) run the same code.
+//
+// Protocol: RESP2. A request is "append the encoded command(s) to the
+// connection's output buffer, then expect N replies"; commands are encoded
+// straight into that buffer (no temporary strings). A reply is located by
+// ParseReply (the length of the complete reply at the front of the input,
+// 0 while more bytes are needed, so a reply may arrive in any number of
+// reads) and then read in place with a ReplyCursor before it is consumed.
+//
+// Layouts (redis.layout):
+//   hash   (default, YCSB's redis layout) a hash per record at
+//          "<table>:<key>", fields as hash fields, and one sorted set
+//          "<table>:_index" per table whose members (score 0) are the keys,
+//          for scans (ZRANGEBYLEX "[start" + LIMIT 0 count, then the
+//          records fetched in one pipelined write). Redis hashes do not keep
+//          their fields' order once they outgrow a listpack, so each record
+//          carries one more field, kOrderField, listing its field names in
+//          written order ("LEN:NAME" repeated); reads return fields in that
+//          order. It also lets a record have no fields at all.
+//          Insert = Lua script DEL + HSET (+ ZADD): atomic, exactly these
+//                   fields. In cluster mode the ZADD goes separately to the
+//                   index's node (the index is another slot).
+//          Update = Lua script: NOT_FOUND unless the key exists, then HSET
+//                   of each field (new names appended to the order field):
+//                   atomic, so capabilities().atomic_update is true.
+//          Read   = HGETALL, or HMGET of the order field and the wanted names.
+//          Delete = Lua script DEL (+ ZREM); NOT_FOUND when nothing was there.
+//          Scripts are loaded with SCRIPT LOAD at open and run with EVALSHA;
+//          on a NOSCRIPT reply (a restarted server, another cluster node) they
+//          are loaded on that connection again and the command is retried.
+//   string one value per key (memtier-style): the record encoded with the
+//          shared record codec; Insert = SET, Read = GET, Update = GET +
+//          MergeRecord + SET XX (two round trips, not atomic), Delete = DEL.
+//          No index, so no scans.
+//
+// Cluster (redis.cluster=true; redis.host/port = any node): the slot map
+// comes from CLUSTER SLOTS; a key's slot is CRC16/XMODEM of the key (or of
+// its {hashtag}) mod 16384; each session connects lazily to each node it
+// needs. MOVED refreshes the map and retries; ASK sends ASKING and retries at
+// the named node. Redirections are counted in Stats().
+//
+// Pipelining (redis.pipeline=N): the runner hosts N clients per connection;
+// NewClientSession gives the clients of one {thread, connection} one shared
+// Client, used by one of them at a time (the others wait in a fiber queue).
+//
+// Failures: no connection -> SERVICE_UNAVAILABLE (TcpConnection reconnects
+// with backoff on a later operation, then AUTH/SELECT are replayed); a
+// timeout, a broken connection, a server error reply -> ERROR. Operations
+// never throw (Guard). open() connects, authenticates and loads the scripts,
+// so an unreachable server or a wrong password is a one-line SetupError.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "db/binding.h"
+#include "db/record_codec.h"
+#include "net/io.h"
+#include "net/socket.h"
+
+namespace storebench {
+namespace {
+
+constexpr int kSlots = 16384;
+constexpr std::uint16_t kNoNode = 0xffff;
+constexpr int kMaxRedirects = 5;
+// The hidden hash field holding the record's field names in written order.
+constexpr std::string_view kOrderField = "\xff" "storebench:order";
+
+// ---------------------------------------------------------------------------
+// RESP
+
+constexpr std::size_t kBadReply = static_cast<std::size_t>(-1);
+
+bool ParseInt(std::string_view s, std::int64_t* v) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// The length of the complete RESP2 reply at the front of `in`; 0 when more
+// bytes are needed; kBadReply when `in` is not RESP.
+std::size_t ParseReply(std::string_view in) {
+  std::size_t pos = 0;
+  std::int64_t pending = 1;
+  while (pending > 0) {
+    if (pos + 1 >= in.size()) return 0;
+    const void* cr = std::memchr(in.data() + pos + 1, '\r', in.size() - pos - 1);
+    if (cr == nullptr) return 0;
+    const std::size_t eol = static_cast<std::size_t>(static_cast<const char*>(cr) - in.data());
+    if (eol + 1 >= in.size()) return 0;
+    if (in[eol + 1] != '\n') return kBadReply;
+    const char type = in[pos];
+    const std::string_view body = in.substr(pos + 1, eol - pos - 1);
+    pos = eol + 2;
+    --pending;
+    std::int64_t n = 0;
+    switch (type) {
+      case '+':
+      case '-':
+        break;
+      case ':':
+        if (!ParseInt(body, &n)) return kBadReply;
+        break;
+      case '$':
+        if (!ParseInt(body, &n) || n < -1 || n > (std::int64_t{1} << 40)) return kBadReply;
+        if (n >= 0) {
+          const auto len = static_cast<std::size_t>(n);
+          if (in.size() - pos < len + 2) return 0;
+          if (in[pos + len] != '\r' || in[pos + len + 1] != '\n') return kBadReply;
+          pos += len + 2;
+        }
+        break;
+      case '*':
+        if (!ParseInt(body, &n) || n < -1 || n > (std::int64_t{1} << 32)) return kBadReply;
+        if (n > 0) pending += n;
+        break;
+      default:
+        return kBadReply;
+    }
+  }
+  return pos;
+}
+
+// One element of a reply: a simple string ('+'), error ('-'), integer (':'
+// in n), bulk string ('$'; n = -1 for nil) or array header ('*'; n = its
+// element count, -1 for nil; the elements follow).
+struct Item {
+  char type = 0;
+  std::string_view str;
+  std::int64_t n = 0;
+  bool nil() const { return (type == '$' || type == '*') && n < 0; }
+  bool error() const { return type == '-'; }
+};
+
+// Walks a complete reply (one that ParseReply accepted) element by element.
+class ReplyCursor {
+ public:
+  explicit ReplyCursor(std::string_view reply) : r_(reply) {}
+  bool done() const { return pos_ >= r_.size(); }
+  Item Next() {
+    Item it;
+    if (done()) return it;
+    it.type = r_[pos_];
+    const std::size_t eol = r_.find('\r', pos_ + 1);
+    const std::string_view body = r_.substr(pos_ + 1, eol - pos_ - 1);
+    pos_ = eol + 2;
+    switch (it.type) {
+      case '+':
+      case '-':
+        it.str = body;
+        break;
+      case ':':
+      case '*':
+        ParseInt(body, &it.n);
+        break;
+      case '$':
+        ParseInt(body, &it.n);
+        if (it.n >= 0) {
+          it.str = r_.substr(pos_, static_cast<std::size_t>(it.n));
+          pos_ += static_cast<std::size_t>(it.n) + 2;
+        }
+        break;
+      default:
+        break;
+    }
+    return it;
+  }
+  // Skips the rest of an element whose header was `it` (an array's elements).
+  void Skip(const Item& it) {
+    std::int64_t pending = it.type == '*' && it.n > 0 ? it.n : 0;
+    while (pending > 0 && !done()) {
+      Item e = Next();
+      --pending;
+      if (e.type == '*' && e.n > 0) pending += e.n;
+    }
+  }
+
+ private:
+  std::string_view r_;
+  std::size_t pos_ = 0;
+};
+
+// Command encoding, appended to a connection's output buffer.
+void Header(std::string& o, char type, std::size_t n) {
+  char buf[24];
+  buf[0] = type;
+  char* p = std::to_chars(buf + 1, buf + sizeof buf - 2, n).ptr;
+  *p++ = '\r';
+  *p++ = '\n';
+  o.append(buf, static_cast<std::size_t>(p - buf));
+}
+void Arg(std::string& o, std::string_view a) {
+  Header(o, '$', a.size());
+  o.append(a.data(), a.size());
+  o.append("\r\n", 2);
+}
+void ArgInt(std::string& o, std::int64_t v) {
+  char buf[24];
+  char* p = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  Arg(o, std::string_view(buf, static_cast<std::size_t>(p - buf)));
+}
+// "<a><b>" as one argument.
+void Arg2(std::string& o, std::string_view a, std::string_view b) {
+  Header(o, '$', a.size() + b.size());
+  o.append(a.data(), a.size());
+  o.append(b.data(), b.size());
+  o.append("\r\n", 2);
+}
+
+// ---------------------------------------------------------------------------
+// Cluster slots
+
+constexpr std::array<std::uint16_t, 256> MakeCrcTable() {
+  std::array<std::uint16_t, 256> t{};
+  for (int i = 0; i < 256; ++i) {
+    std::uint16_t c = static_cast<std::uint16_t>(i << 8);
+    for (int b = 0; b < 8; ++b) c = static_cast<std::uint16_t>((c & 0x8000) ? (c << 1) ^ 0x1021 : c << 1);
+    t[static_cast<std::size_t>(i)] = c;
+  }
+  return t;
+}
+constexpr std::array<std::uint16_t, 256> kCrcTable = MakeCrcTable();
+
+// CRC16/XMODEM, as Redis Cluster uses (crc16("123456789") == 0x31C3).
+std::uint16_t Crc16(std::string_view s) {
+  std::uint16_t crc = 0;
+  for (unsigned char c : s) crc = static_cast<std::uint16_t>((crc << 8) ^ kCrcTable[((crc >> 8) ^ c) & 0xff]);
+  return crc;
+}
+
+// The key's slot: of the part between the first '{' and the next '}' when
+// that is non-empty, else of the whole key.
+int KeySlot(std::string_view key) {
+  const auto open = key.find('{');
+  if (open != std::string_view::npos) {
+    const auto close = key.find('}', open + 1);
+    if (close != std::string_view::npos && close > open + 1) key = key.substr(open + 1, close - open - 1);
+  }
+  return Crc16(key) & (kSlots - 1);
+}
+
+// Which node serves each slot.
+struct SlotMap {
+  std::vector<net::Endpoint> nodes;
+  std::vector<std::uint16_t> slot_node = std::vector<std::uint16_t>(kSlots, kNoNode);
+
+  std::uint16_t FindOrAdd(const net::Endpoint& ep) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes[i].host == ep.host && nodes[i].port == ep.port) return static_cast<std::uint16_t>(i);
+    }
+    nodes.push_back(ep);
+    return static_cast<std::uint16_t>(nodes.size() - 1);
+  }
+  // Applies a CLUSTER SLOTS reply; false when it is not one. An empty host
+  // means "the host you asked" (`asked_host`).
+  bool Apply(std::string_view reply, const std::string& asked_host) {
+    ReplyCursor c(reply);
+    Item top = c.Next();
+    if (top.type != '*' || top.n < 0) return false;
+    for (std::int64_t r = 0; r < top.n; ++r) {
+      Item range = c.Next();
+      if (range.type != '*' || range.n < 3) return false;
+      Item lo = c.Next(), hi = c.Next(), master = c.Next();
+      if (lo.type != ':' || hi.type != ':' || master.type != '*' || master.n < 2) return false;
+      Item host = c.Next(), port = c.Next();
+      if (host.type != '$' || port.type != ':') return false;
+      for (std::int64_t k = 2; k < master.n; ++k) c.Skip(c.Next());
+      for (std::int64_t k = 3; k < range.n; ++k) c.Skip(c.Next());  // replicas
+      net::Endpoint ep{host.str.empty() || host.str == "?" ? asked_host : std::string(host.str),
+                       static_cast<int>(port.n)};
+      const std::uint16_t node = FindOrAdd(ep);
+      for (std::int64_t s = std::max<std::int64_t>(0, lo.n); s <= hi.n && s < kSlots; ++s) {
+        slot_node[static_cast<std::size_t>(s)] = node;
+      }
+    }
+    return true;
+  }
+};
+
+// "MOVED 3999 127.0.0.1:6381" / "ASK ..." -> slot and endpoint.
+bool ParseRedirect(std::string_view err, const std::string& default_host, int* slot, net::Endpoint* ep) {
+  const auto sp1 = err.find(' ');
+  if (sp1 == std::string_view::npos) return false;
+  const auto sp2 = err.find(' ', sp1 + 1);
+  if (sp2 == std::string_view::npos) return false;
+  std::int64_t s = 0;
+  if (!ParseInt(err.substr(sp1 + 1, sp2 - sp1 - 1), &s) || s < 0 || s >= kSlots) return false;
+  const std::string_view addr = err.substr(sp2 + 1);
+  const auto colon = addr.rfind(':');
+  if (colon == std::string_view::npos) return false;
+  std::int64_t port = 0;
+  if (!ParseInt(addr.substr(colon + 1), &port) || port <= 0 || port > 65535) return false;
+  *slot = static_cast<int>(s);
+  ep->host = colon == 0 ? default_host : std::string(addr.substr(0, colon));
+  ep->port = static_cast<int>(port);
+  return true;
+}
+
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// ---------------------------------------------------------------------------
+// Options and scripts
+
+enum class Layout { kHash, kString };
+
+struct RedisOptions {
+  net::Endpoint seed;
+  std::string password;
+  std::string user;
+  bool cluster = false;
+  int database = 0;
+  std::int64_t timeout_ms = 5000;
+  Layout layout = Layout::kHash;
+  int pipeline = 1;
+};
+
+RedisOptions ParseOptions(const Properties& props) {
+  RedisOptions o;
+  o.seed.host = props.GetString("redis.host", "127.0.0.1");
+  if (o.seed.host.empty()) throw ConfigError("property 'redis.host' is empty: expected a host name or address");
+  o.seed.port = static_cast<int>(props.GetInt("redis.port", 6379, 1, 65535));
+  o.password = props.GetString("redis.password", "");
+  if (o.password.empty()) {
+    if (const char* env = std::getenv("STOREBENCH_REDIS_PASSWORD")) o.password = env;
+  }
+  o.user = props.GetString("redis.user", "");
+  if (!o.user.empty() && o.password.empty()) {
+    throw ConfigError("property 'redis.user' needs a password (redis.password or STOREBENCH_REDIS_PASSWORD)");
+  }
+  o.cluster = props.GetBool("redis.cluster", false);
+  o.database = static_cast<int>(props.GetInt("redis.database", 0, 0, 1 << 20));
+  if (o.cluster && o.database != 0) {
+    throw ConfigError("property 'redis.database' must be 0 with redis.cluster=true (a cluster has one database)");
+  }
+  o.timeout_ms = props.GetInt("redis.timeout_ms", 5000, 1, std::int64_t{1} << 40);
+  o.layout = props.GetChoice("redis.layout", "hash", {"hash", "string"}) == "string" ? Layout::kString : Layout::kHash;
+  o.pipeline = static_cast<int>(props.GetInt("redis.pipeline", 1, 1, 1024));
+  return o;
+}
+
+// KEYS: record [, index]   ARGV: member, order-field name, order, f1, v1, ...
+constexpr std::string_view kInsertScript =
+    "redis.call('DEL', KEYS[1])\n"
+    "redis.call('HSET', KEYS[1], unpack(ARGV, 2))\n"
+    "if KEYS[2] then redis.call('ZADD', KEYS[2], 0, ARGV[1]) end\n"
+    "return 1\n";
+// KEYS: record   ARGV: order-field name, f1, v1, ...   -> 0 when missing
+constexpr std::string_view kUpdateScript =
+    "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end\n"
+    "local add = {}\n"
+    "for i = 2, #ARGV, 2 do\n"
+    "  if redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then\n"
+    "    add[#add + 1] = #ARGV[i] .. ':' .. ARGV[i]\n"
+    "  end\n"
+    "end\n"
+    "if #add > 0 then\n"
+    "  local o = redis.call('HGET', KEYS[1], ARGV[1])\n"
+    "  if o then redis.call('HSET', KEYS[1], ARGV[1], o .. table.concat(add)) end\n"
+    "end\n"
+    "return 1\n";
+// KEYS: record [, index]   ARGV: member   -> number of keys deleted
+constexpr std::string_view kDeleteScript =
+    "local n = redis.call('DEL', KEYS[1])\n"
+    "if KEYS[2] then redis.call('ZREM', KEYS[2], ARGV[1]) end\n"
+    "return n\n";
+constexpr std::string_view kScripts[] = {kInsertScript, kUpdateScript, kDeleteScript};
+enum ScriptId { kInsert = 0, kUpdate = 1, kDelete = 2 };
+
+class RedisStore;
+
+// ---------------------------------------------------------------------------
+// Client: the connections of one session (or of the pipelined sessions of
+// one {thread, connection}), one per node, and the protocol over them.
+// Used from one thread; `Hold` serialises the fibers that share it.
+
+class Client {
+ public:
+  Client(RedisStore* store, const RedisOptions& o, const SlotMap& map, std::vector<std::string> shas)
+      : store_(store), o_(o), map_(map), shas_(std::move(shas)) {
+    if (!o_.cluster || map_.nodes.empty()) {  // (an empty map: the store's setup client)
+      map_.nodes = {o_.seed};
+      std::fill(map_.slot_node.begin(), map_.slot_node.end(), 0);
+    }
+    conns_.resize(map_.nodes.size());
+  }
+
+  // Exclusive use of the client by one fiber for one operation.
+  class Hold {
+   public:
+    explicit Hold(Client& c) : c_(c) {
+      while (c_.busy_) {
+        io::Fiber* self = io::Current();
+        if (self == nullptr) break;  // not a fiber: nobody else can hold it
+        c_.waiters_.push_back(self);
+        io::Suspend();
+      }
+      c_.busy_ = true;
+    }
+    ~Hold() {
+      c_.busy_ = false;
+      if (!c_.waiters_.empty()) {
+        io::Fiber* next = c_.waiters_.front();
+        c_.waiters_.erase(c_.waiters_.begin());
+        io::Wake(next);
+      }
+    }
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
+
+   private:
+    Client& c_;
+  };
+
+  std::uint16_t NodeFor(std::string_view key) const {
+    if (!o_.cluster) return 0;
+    return map_.slot_node[static_cast<std::size_t>(KeySlot(key))];
+  }
+  std::size_t node_count() const { return map_.nodes.size(); }
+
+  net::TcpConnection& Conn(std::uint16_t node) {
+    if (conns_.size() < map_.nodes.size()) conns_.resize(map_.nodes.size());
+    auto& c = conns_[node];
+    if (!c) c = std::make_unique<net::TcpConnection>(map_.nodes[node]);
+    return *c;
+  }
+
+  // Connected (reconnecting when the backoff allows) with AUTH/SELECT done.
+  // On a refused handshake *error (if given) says why.
+  Status Ready(std::uint16_t node, std::int64_t deadline, std::string* error = nullptr) {
+    net::TcpConnection& c = Conn(node);
+    bool reconnected = false;
+    Status st = c.Ensure(deadline, &reconnected);
+    if (!st.ok() || !reconnected) return st;
+    return Handshake(c, deadline, error);
+  }
+
+  Status Handshake(net::TcpConnection& c, std::int64_t deadline, std::string* error) {
+    int replies = 0;
+    std::string& out = c.out();
+    if (!o_.password.empty()) {
+      Header(out, '*', o_.user.empty() ? 2 : 3);
+      Arg(out, "AUTH");
+      if (!o_.user.empty()) Arg(out, o_.user);
+      Arg(out, o_.password);
+      ++replies;
+    }
+    if (!o_.cluster && o_.database != 0) {
+      Header(out, '*', 2);
+      Arg(out, "SELECT");
+      ArgInt(out, o_.database);
+      ++replies;
+    }
+    if (replies == 0) return Status::Ok();
+    Status st = c.Flush(deadline);
+    if (!st.ok()) return st;
+    Status result = Status::Ok();
+    for (int i = 0; i < replies; ++i) {
+      std::string_view r;
+      st = Await(c, deadline, &r);
+      if (!st.ok()) return st;
+      Item it = ReplyCursor(r).Next();
+      if (it.error() && result.ok()) {
+        if (error != nullptr) *error = std::string(it.str);
+        result = Status::Error();
+      }
+      c.Consume(r.size());
+    }
+    if (!result.ok()) c.Disconnect();
+    return result;
+  }
+
+  // Waits for the next complete reply on `c`; *reply views it at the front
+  // of c.in() (the caller consumes it).
+  static Status Await(net::TcpConnection& c, std::int64_t deadline, std::string_view* reply) {
+    for (;;) {
+      const std::size_t n = ParseReply(c.in());
+      if (n == kBadReply) {
+        c.Disconnect();
+        return Status::Error();
+      }
+      if (n > 0) {
+        *reply = c.in().substr(0, n);
+        return Status::Ok();
+      }
+      Status st = c.Fill(deadline);
+      if (!st.ok()) return st;
+    }
+  }
+
+  // Sends one command (written by `enc(out)`) to the node serving `route`
+  // and waits for its reply, following MOVED/ASK and reloading the scripts
+  // on NOSCRIPT. On OK, *reply views the reply at the front of (*conn)->in();
+  // the caller consumes it. Error replies other than those are returned as
+  // replies (OK status) for the caller to judge.
+  template <typename Enc>
+  Status Call(std::string_view route, std::int64_t deadline, Enc&& enc, net::TcpConnection** conn,
+              std::string_view* reply) {
+    return CallAt(NodeFor(route), deadline, enc, conn, reply);
+  }
+
+  template <typename Enc>
+  Status CallAt(std::uint16_t node, std::int64_t deadline, Enc&& enc, net::TcpConnection** conn,
+                std::string_view* reply) {
+    bool asking = false;
+    bool reloaded = false;
+    for (int attempt = 0; attempt <= kMaxRedirects; ++attempt) {
+      if (node == kNoNode) return Status::Error();  // slot not served
+      Status st = Ready(node, deadline);
+      if (!st.ok()) return st;
+      net::TcpConnection& c = Conn(node);
+      if (asking) {
+        Header(c.out(), '*', 1);
+        Arg(c.out(), "ASKING");
+      }
+      enc(c.out());
+      st = c.Flush(deadline);
+      if (!st.ok()) return st;
+      std::string_view r;
+      const bool asked = asking;
+      if (asking) {
+        st = Await(c, deadline, &r);
+        if (!st.ok()) return st;
+        c.Consume(r.size());
+        asking = false;
+      }
+      st = Await(c, deadline, &r);
+      if (!st.ok()) return st;
+      if (r[0] == '-') {
+        const std::string_view err = r.substr(1, r.size() - 3);
+        int slot = 0;
+        net::Endpoint ep;
+        if (StartsWith(err, "MOVED ") && ParseRedirect(err, c.endpoint().host, &slot, &ep)) {
+          c.Consume(r.size());
+          CountMoved();
+          map_.slot_node[static_cast<std::size_t>(slot)] = map_.FindOrAdd(ep);
+          node = map_.slot_node[static_cast<std::size_t>(slot)];
+          Refresh(node, deadline);  // the rest of the map probably moved too
+          continue;
+        }
+        if (StartsWith(err, "ASK ") && ParseRedirect(err, c.endpoint().host, &slot, &ep)) {
+          c.Consume(r.size());
+          CountAsk();
+          node = map_.FindOrAdd(ep);
+          asking = true;
+          continue;
+        }
+        if (StartsWith(err, "NOSCRIPT") && !reloaded) {
+          c.Consume(r.size());
+          reloaded = true;
+          st = LoadScripts(c, deadline);
+          if (!st.ok()) return st;
+          asking = asked;  // still the importing node's key
+          --attempt;
+          continue;
+        }
+      }
+      *conn = &c;
+      *reply = r;
+      return Status::Ok();
+    }
+    return Status::Error();  // redirected too often
+  }
+
+  // Re-reads the slot map from `node` (cluster mode). Best effort.
+  void Refresh(std::uint16_t node, std::int64_t deadline) {
+    if (!o_.cluster) return;
+    net::TcpConnection* c = nullptr;
+    std::string_view r;
+    auto enc = [](std::string& out) {
+      Header(out, '*', 2);
+      Arg(out, "CLUSTER");
+      Arg(out, "SLOTS");
+    };
+    if (!CallAt(node, deadline, enc, &c, &r).ok()) return;
+    const std::string host = c->endpoint().host;
+    map_.Apply(r, host);
+    c->Consume(r.size());
+  }
+
+  Status LoadScripts(net::TcpConnection& c, std::int64_t deadline) {
+    for (std::string_view s : kScripts) {
+      Header(c.out(), '*', 3);
+      Arg(c.out(), "SCRIPT");
+      Arg(c.out(), "LOAD");
+      Arg(c.out(), s);
+    }
+    Status st = c.Flush(deadline);
+    if (!st.ok()) return st;
+    Status result = Status::Ok();
+    for (std::size_t i = 0; i < std::size(kScripts); ++i) {
+      std::string_view r;
+      st = Await(c, deadline, &r);
+      if (!st.ok()) return st;
+      if (r[0] != '$') result = Status::Error();
+      c.Consume(r.size());
+    }
+    return result;
+  }
+
+  const std::string& sha(ScriptId id) const { return shas_[id]; }
+  const RedisOptions& options() const { return o_; }
+  void CountMoved();
+  void CountAsk();
+
+ private:
+  RedisStore* store_;
+  RedisOptions o_;
+  SlotMap map_;
+  std::vector<std::string> shas_;
+  std::vector<std::unique_ptr<net::TcpConnection>> conns_;
+  bool busy_ = false;
+  std::vector<io::Fiber*> waiters_;
+};
+
+// ---------------------------------------------------------------------------
+// Store
+
+class RedisStore : public Store {
+ public:
+  explicit RedisStore(const RedisOptions& o) : o_(o) {
+    admin_ = std::make_unique<Client>(this, o_, SlotMap{}, std::vector<std::string>(3));
+    const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
+    std::string error;
+    net::TcpConnection& c = admin_->Conn(0);
+    if (!c.Connect(deadline, &error)) throw SetupError("redis: cannot connect to " + error);
+    if (!admin_->Handshake(c, deadline, &error).ok()) {
+      if (error.empty()) error = "no answer within redis.timeout_ms";
+      throw SetupError("redis: " + o_.seed.ToString() + ": AUTH/SELECT refused: " + error);
+    }
+    // Catches a server that wants a password we do not have (NOAUTH).
+    std::string_view r;
+    net::TcpConnection* conn = nullptr;
+    Status st = admin_->CallAt(0, deadline, [](std::string& out) { Header(out, '*', 1); Arg(out, "PING"); }, &conn, &r);
+    if (!st.ok()) throw SetupError("redis: " + o_.seed.ToString() + ": no answer to PING (" + std::string(st.name()) + ")");
+    if (r[0] == '-') {
+      std::string msg(r.substr(1, r.size() - 3));
+      throw SetupError("redis: " + o_.seed.ToString() + ": " + msg);
+    }
+    conn->Consume(r.size());
+    if (o_.cluster) {
+      auto enc = [](std::string& out) {
+        Header(out, '*', 2);
+        Arg(out, "CLUSTER");
+        Arg(out, "SLOTS");
+      };
+      st = admin_->CallAt(0, deadline, enc, &conn, &r);
+      if (!st.ok()) throw SetupError("redis: " + o_.seed.ToString() + ": no answer to CLUSTER SLOTS");
+      if (r[0] == '-') {
+        throw SetupError("redis: " + o_.seed.ToString() + ": CLUSTER SLOTS: " +
+                         std::string(r.substr(1, r.size() - 3)) + " (is it a cluster node? redis.cluster=true)");
+      }
+      if (!map_.Apply(r, o_.seed.host)) throw SetupError("redis: " + o_.seed.ToString() + ": bad CLUSTER SLOTS reply");
+      conn->Consume(r.size());
+      if (map_.nodes.empty()) throw SetupError("redis: " + o_.seed.ToString() + ": the cluster serves no slots");
+    }
+    if (o_.layout == Layout::kHash) {
+      for (std::string_view s : kScripts) {
+        st = admin_->CallAt(
+            0, deadline,
+            [s](std::string& out) {
+              Header(out, '*', 3);
+              Arg(out, "SCRIPT");
+              Arg(out, "LOAD");
+              Arg(out, s);
+            },
+            &conn, &r);
+        if (!st.ok()) throw SetupError("redis: " + o_.seed.ToString() + ": no answer to SCRIPT LOAD");
+        Item it = ReplyCursor(r).Next();
+        if (it.type != '$' || it.n <= 0) {
+          throw SetupError("redis: " + o_.seed.ToString() + ": SCRIPT LOAD: " + std::string(it.str));
+        }
+        shas_.emplace_back(it.str);
+        conn->Consume(r.size());
+      }
+    } else {
+      shas_.resize(3);
+    }
+    // From now on the admin client (Stats) knows the cluster too.
+    admin_ = std::make_unique<Client>(this, o_, map_, shas_);
+  }
+
+  std::unique_ptr<Session> NewSession(int thread_id) override;
+  std::unique_ptr<Session> NewClientSession(const ClientSlot& slot) override;
+
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.scan = o_.layout == Layout::kHash;
+    if (!c.scan) c.why_no_scan = "redis.layout=string keeps no key index (one GET/SET per record)";
+    c.persistent = true;
+    c.atomic_update = o_.layout == Layout::kHash;
+    c.waits_through_io = true;
+    c.pipeline = o_.pipeline;
+    return c;
+  }
+
+  std::vector<std::pair<std::string, std::string>> Stats() override {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::lock_guard lock(admin_mu_);
+    const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
+    Client::Hold hold(*admin_);
+    net::TcpConnection* c = nullptr;
+    std::string_view r;
+    auto info = [](std::string& o) {
+      Header(o, '*', 1);
+      Arg(o, "INFO");
+    };
+    if (admin_->CallAt(admin_->NodeFor(""), deadline, info, &c, &r).ok()) {
+      Item it = ReplyCursor(r).Next();
+      for (std::string_view name : {"redis_version", "used_memory"}) {
+        const std::string pat = "\n" + std::string(name) + ":";
+        const auto at = it.str.find(pat);
+        if (it.type == '$' && at != std::string_view::npos) {
+          std::string_view v = it.str.substr(at + pat.size());
+          v = v.substr(0, v.find('\r'));
+          out.emplace_back(std::string(name), std::string(v));
+        }
+      }
+      c->Consume(r.size());
+    }
+    std::int64_t keys = 0;
+    bool all = true;
+    for (std::size_t n = 0; n < admin_->node_count(); ++n) {
+      auto dbsize = [](std::string& o) {
+        Header(o, '*', 1);
+        Arg(o, "DBSIZE");
+      };
+      if (admin_->CallAt(static_cast<std::uint16_t>(n), deadline, dbsize, &c, &r).ok()) {
+        Item it = ReplyCursor(r).Next();
+        if (it.type == ':') keys += it.n; else all = false;
+        c->Consume(r.size());
+      } else {
+        all = false;
+      }
+    }
+    if (all) out.emplace_back("keys", std::to_string(keys));
+    if (o_.cluster) {
+      out.emplace_back("cluster_nodes", std::to_string(admin_->node_count()));
+      out.emplace_back("moved_redirects", std::to_string(moved_.load()));
+      out.emplace_back("ask_redirects", std::to_string(ask_.load()));
+    }
+    return out;
+  }
+
+  std::atomic<std::uint64_t> moved_{0};
+  std::atomic<std::uint64_t> ask_{0};
+
+ private:
+  std::shared_ptr<Client> NewClient() { return std::make_shared<Client>(this, o_, map_, shas_); }
+
+  RedisOptions o_;
+  SlotMap map_;
+  std::vector<std::string> shas_;
+  std::mutex admin_mu_;
+  std::unique_ptr<Client> admin_;
+  std::mutex links_mu_;
+  std::map<std::pair<int, int>, std::weak_ptr<Client>> links_;
+};
+
+void Client::CountMoved() { store_->moved_.fetch_add(1, std::memory_order_relaxed); }
+void Client::CountAsk() { store_->ask_.fetch_add(1, std::memory_order_relaxed); }
+
+// ---------------------------------------------------------------------------
+// Session
+
+class RedisSession : public Session {
+ public:
+  explicit RedisSession(std::shared_ptr<Client> client)
+      : client_(std::move(client)), o_(client_->options()) {}
+
+  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
+    out->Clear();
+    return Guard([&] {
+      Client::Hold hold(*client_);
+      const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
+      RecordKey(table, key);
+      net::TcpConnection* c = nullptr;
+      std::string_view r;
+      if (o_.layout == Layout::kString) {
+        Status st = client_->Call(key_, deadline, [&](std::string& o) {
+          Header(o, '*', 2);
+          Arg(o, "GET");
+          Arg(o, key_);
+        }, &c, &r);
+        if (!st.ok()) return st;
+        Item it = ReplyCursor(r).Next();
+        Status result = Status::Ok();
+        if (it.type != '$') {
+          result = Status::Error();
+        } else if (it.nil()) {
+          result = Status::NotFound();
+        } else {
+          out->BeginRecord(key);
+          if (!DecodeRecord(it.str, fields, out)) {
+            out->Clear();
+            result = Status::Error();
+          }
+        }
+        c->Consume(r.size());
+        return result;
+      }
+      Status st = client_->Call(key_, deadline, [&](std::string& o) { EncodeHashRead(o, key_, fields); }, &c, &r);
+      if (!st.ok()) return st;
+      Status result = EmitHash(r, key, fields, out);
+      c->Consume(r.size());
+      return result;
+    });
+  }
+
+  Status Scan(std::string_view table, std::string_view start_key, std::uint64_t count, const FieldSelector& fields,
+              RecordSet* out) override {
+    out->Clear();
+    if (o_.layout != Layout::kHash) return Status::NotImplemented();
+    if (count == 0) return Status::Ok();
+    return Guard([&] {
+      Client::Hold hold(*client_);
+      const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
+      IndexKey(table);
+      net::TcpConnection* c = nullptr;
+      std::string_view r;
+      Status st = client_->Call(index_, deadline, [&](std::string& o) {
+        Header(o, '*', 7);
+        Arg(o, "ZRANGEBYLEX");
+        Arg(o, index_);
+        Arg2(o, "[", start_key);
+        Arg(o, "+");
+        Arg(o, "LIMIT");
+        Arg(o, "0");
+        ArgInt(o, static_cast<std::int64_t>(std::min<std::uint64_t>(count, INT64_MAX)));
+      }, &c, &r);
+      if (!st.ok()) return st;
+      // Copy the members out before the reply is consumed.
+      members_.clear();
+      member_ends_.clear();
+      ReplyCursor cur(r);
+      Item top = cur.Next();
+      if (top.type != '*') {
+        c->Consume(r.size());
+        return Status::Error();
+      }
+      for (std::int64_t i = 0; i < top.n; ++i) {
+        Item m = cur.Next();
+        members_.append(m.str);
+        member_ends_.push_back(members_.size());
+      }
+      c->Consume(r.size());
+      return FetchMembers(table, fields, deadline, out);
+    });
+  }
+
+  Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override {
+    return Guard([&] {
+      Client::Hold hold(*client_);
+      const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
+      RecordKey(table, key);
+      net::TcpConnection* c = nullptr;
+      std::string_view r;
+      if (o_.layout == Layout::kString) {
+        Status st = client_->Call(key_, deadline, [&](std::string& o) {
+          Header(o, '*', 2);
+          Arg(o, "GET");
+          Arg(o, key_);
+        }, &c, &r);
+        if (!st.ok()) return st;
+        Item it = ReplyCursor(r).Next();
+        if (it.type != '$') {
+          c->Consume(r.size());
+          return Status::Error();
+        }
+        if (it.nil()) {
+          c->Consume(r.size());
+          return Status::NotFound();
+        }
+        const bool valid = MergeRecord(it.str, values, &value_);
+        c->Consume(r.size());
+        if (!valid) return Status::Error();
+        st = client_->Call(key_, deadline, [&](std::string& o) {
+          Header(o, '*', 4);
+          Arg(o, "SET");
+          Arg(o, key_);
+          Arg(o, value_);
+          Arg(o, "XX");
+        }, &c, &r);
+        if (!st.ok()) return st;
+        it = ReplyCursor(r).Next();
+        Status result = it.type == '+' ? Status::Ok() : it.nil() ? Status::NotFound() : Status::Error();
+        c->Consume(r.size());
+        return result;
+      }
+      const std::string& sha = client_->sha(kUpdate);
+      Status st = client_->Call(key_, deadline, [&](std::string& o) {
+        Header(o, '*', 5 + 2 * values.size());
+        Arg(o, "EVALSHA");
+        Arg(o, sha);
+        Arg(o, "1");
+        Arg(o, key_);
+        Arg(o, kOrderField);
+        for (const Field& f : values) {
+          Arg(o, f.name);
+          Arg(o, f.value);
+        }
+      }, &c, &r);
+      if (!st.ok()) return st;
+      Item it = ReplyCursor(r).Next();
+      Status result = it.type != ':' ? Status::Error() : it.n == 0 ? Status::NotFound() : Status::Ok();
+      c->Consume(r.size());
+      return result;
+    });
+  }
+
+  Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) override {
+    return Guard([&] {
+      Client::Hold hold(*client_);
+      const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
+      RecordKey(table, key);
+      net::TcpConnection* c = nullptr;
+      std::string_view r;
+      if (o_.layout == Layout::kString) {
+        EncodeRecord(values, &value_);
+        Status st = client_->Call(key_, deadline, [&](std::string& o) {
+          Header(o, '*', 3);
+          Arg(o, "SET");
+          Arg(o, key_);
+          Arg(o, value_);
+        }, &c, &r);
+        if (!st.ok()) return st;
+        Status result = r[0] == '+' ? Status::Ok() : Status::Error();
+        c->Consume(r.size());
+        return result;
+      }
+      order_.clear();
+      for (const Field& f : values) {
+        char buf[24];
+        char* p = std::to_chars(buf, buf + sizeof buf, f.name.size()).ptr;
+        *p++ = ':';
+        order_.append(buf, static_cast<std::size_t>(p - buf));
+        order_.append(f.name);
+      }
+      IndexKey(table);
+      // In a cluster the index lives in another slot: ZADD it separately.
+      const bool index_in_script = !o_.cluster;
+      const std::string& sha = client_->sha(kInsert);
+      Status st = client_->Call(key_, deadline, [&](std::string& o) {
+        Header(o, '*', (index_in_script ? 8 : 7) + 2 * values.size());
+        Arg(o, "EVALSHA");
+        Arg(o, sha);
+        Arg(o, index_in_script ? "2" : "1");
+        Arg(o, key_);
+        if (index_in_script) Arg(o, index_);
+        Arg(o, key);
+        Arg(o, kOrderField);
+        Arg(o, order_);
+        for (const Field& f : values) {
+          Arg(o, f.name);
+          Arg(o, f.value);
+        }
+      }, &c, &r);
+      if (!st.ok()) return st;
+      Status result = r[0] == ':' ? Status::Ok() : Status::Error();
+      c->Consume(r.size());
+      if (!result.ok() || index_in_script) return result;
+      st = client_->Call(index_, deadline, [&](std::string& o) {
+        Header(o, '*', 4);
+        Arg(o, "ZADD");
+        Arg(o, index_);
+        Arg(o, "0");
+        Arg(o, key);
+      }, &c, &r);
+      if (!st.ok()) return st;
+      result = r[0] == ':' ? Status::Ok() : Status::Error();
+      c->Consume(r.size());
+      return result;
+    });
+  }
+
+  Status Delete(std::string_view table, std::string_view key) override {
+    return Guard([&] {
+      Client::Hold hold(*client_);
+      const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
+      RecordKey(table, key);
+      net::TcpConnection* c = nullptr;
+      std::string_view r;
+      if (o_.layout == Layout::kString) {
+        Status st = client_->Call(key_, deadline, [&](std::string& o) {
+          Header(o, '*', 2);
+          Arg(o, "DEL");
+          Arg(o, key_);
+        }, &c, &r);
+        if (!st.ok()) return st;
+        Item it = ReplyCursor(r).Next();
+        Status result = it.type != ':' ? Status::Error() : it.n == 0 ? Status::NotFound() : Status::Ok();
+        c->Consume(r.size());
+        return result;
+      }
+      IndexKey(table);
+      const bool index_in_script = !o_.cluster;
+      const std::string& sha = client_->sha(kDelete);
+      Status st = client_->Call(key_, deadline, [&](std::string& o) {
+        Header(o, '*', index_in_script ? 6 : 5);
+        Arg(o, "EVALSHA");
+        Arg(o, sha);
+        Arg(o, index_in_script ? "2" : "1");
+        Arg(o, key_);
+        if (index_in_script) Arg(o, index_);
+        Arg(o, key);
+      }, &c, &r);
+      if (!st.ok()) return st;
+      Item it = ReplyCursor(r).Next();
+      Status result = it.type != ':' ? Status::Error() : it.n == 0 ? Status::NotFound() : Status::Ok();
+      c->Consume(r.size());
+      if (result == Status::Error() || index_in_script) return result;
+      st = client_->Call(index_, deadline, [&](std::string& o) {
+        Header(o, '*', 3);
+        Arg(o, "ZREM");
+        Arg(o, index_);
+        Arg(o, key);
+      }, &c, &r);
+      if (!st.ok()) return st;
+      if (r[0] != ':') result = Status::Error();
+      c->Consume(r.size());
+      return result;
+    });
+  }
+
+ private:
+  void RecordKey(std::string_view table, std::string_view key) {
+    key_.assign(table);
+    key_ += ':';
+    key_.append(key);
+  }
+  void IndexKey(std::string_view table) {
+    index_.assign(table);
+    index_.append(":_index");
+  }
+
+  // HGETALL key, or HMGET key <order field> names...
+  static void EncodeHashRead(std::string& o, std::string_view key, const FieldSelector& fields) {
+    if (fields.all) {
+      Header(o, '*', 2);
+      Arg(o, "HGETALL");
+      Arg(o, key);
+      return;
+    }
+    Header(o, '*', 3 + fields.names.size());
+    Arg(o, "HMGET");
+    Arg(o, key);
+    Arg(o, kOrderField);
+    for (std::string_view n : fields.names) Arg(o, n);
+  }
+
+  // Turns an HGETALL/HMGET reply into a record of `out`, fields in their
+  // written order. NOT_FOUND when the record does not exist.
+  Status EmitHash(std::string_view reply, std::string_view key, const FieldSelector& fields, RecordSet* out) {
+    ReplyCursor cur(reply);
+    Item top = cur.Next();
+    if (top.type != '*' || top.n < 0) return Status::Error();
+    pairs_.clear();
+    std::string_view order;
+    bool has_order = false;
+    if (fields.all) {
+      if (top.n == 0) return Status::NotFound();
+      for (std::int64_t i = 0; i + 1 < top.n; i += 2) {
+        Item n = cur.Next(), v = cur.Next();
+        if (n.str == kOrderField) {
+          order = v.str;
+          has_order = true;
+        } else {
+          pairs_.push_back({n.str, v.str});
+        }
+      }
+    } else {
+      Item o = cur.Next();
+      has_order = !o.nil();
+      order = o.str;
+      bool any = has_order;
+      for (std::string_view name : fields.names) {
+        Item v = cur.Next();
+        if (v.nil()) continue;
+        any = true;
+        bool dup = false;
+        for (const Field& f : pairs_) dup = dup || f.name == name;
+        if (!dup) pairs_.push_back({name, v.str});
+      }
+      if (!any) return Status::NotFound();
+    }
+    used_.assign(pairs_.size(), 0);
+    out->BeginRecord(key);
+    if (has_order) {
+      // "LEN:NAME" repeated.
+      std::size_t pos = 0;
+      while (pos < order.size()) {
+        const auto colon = order.find(':', pos);
+        if (colon == std::string_view::npos) break;
+        std::int64_t len = 0;
+        if (!ParseInt(order.substr(pos, colon - pos), &len) || len < 0 ||
+            static_cast<std::size_t>(len) > order.size() - colon - 1) {
+          break;
+        }
+        const std::string_view name = order.substr(colon + 1, static_cast<std::size_t>(len));
+        pos = colon + 1 + static_cast<std::size_t>(len);
+        for (std::size_t i = 0; i < pairs_.size(); ++i) {
+          if (!used_[i] && pairs_[i].name == name) {
+            out->AddField(name, pairs_[i].value);
+            used_[i] = 1;
+            break;
+          }
+        }
+      }
+    }
+    for (std::size_t i = 0; i < pairs_.size(); ++i) {  // fields the order does not list
+      if (!used_[i]) out->AddField(pairs_[i].name, pairs_[i].value);
+    }
+    return Status::Ok();
+  }
+
+  std::string_view Member(std::size_t i) const {
+    const std::size_t begin = i == 0 ? 0 : member_ends_[i - 1];
+    return std::string_view(members_).substr(begin, member_ends_[i] - begin);
+  }
+
+  // Fetches the records of members_ in order, one pipelined write per node.
+  // A record deleted since the index was read is skipped.
+  Status FetchMembers(std::string_view table, const FieldSelector& fields, std::int64_t deadline, RecordSet* out) {
+    const std::size_t n = member_ends_.size();
+    member_nodes_.resize(n);
+    touched_.assign(client_->node_count(), 0);
+    Status st = Status::Ok();
+    for (std::size_t i = 0; i < n && st.ok(); ++i) {
+      RecordKey(table, Member(i));
+      const std::uint16_t node = client_->NodeFor(key_);
+      if (node == kNoNode) return Status::Error();
+      member_nodes_[i] = node;
+      if (touched_.size() <= node) touched_.resize(node + 1u, 0);
+      if (!touched_[node]) {
+        st = client_->Ready(node, deadline);
+        touched_[node] = 1;
+      }
+      if (st.ok()) EncodeHashRead(client_->Conn(node).out(), key_, fields);
+    }
+    for (std::size_t node = 0; node < touched_.size() && st.ok(); ++node) {
+      if (touched_[node]) st = client_->Conn(static_cast<std::uint16_t>(node)).Flush(deadline);
+    }
+    bool redirected = false;
+    for (std::size_t i = 0; i < n && st.ok(); ++i) {
+      net::TcpConnection& c = client_->Conn(member_nodes_[i]);
+      std::string_view r;
+      st = Client::Await(c, deadline, &r);
+      if (!st.ok()) break;
+      if (r[0] == '-') {
+        const std::string_view err = r.substr(1);
+        if (StartsWith(err, "MOVED ") || StartsWith(err, "ASK ")) {
+          redirected = true;
+        } else {
+          st = Status::Error();
+        }
+      } else if (!redirected) {
+        Status one = EmitHash(r, Member(i), fields, out);
+        if (one == Status::Error()) st = one;
+      }
+      c.Consume(r.size());
+    }
+    if (!st.ok()) {
+      // Replies may still be on their way: drop those connections.
+      for (std::size_t node = 0; node < touched_.size(); ++node) {
+        if (touched_[node]) client_->Conn(static_cast<std::uint16_t>(node)).Disconnect();
+      }
+      out->Clear();
+      return st;
+    }
+    if (!redirected) return Status::Ok();
+    // The cluster is moving slots: fetch one by one, following redirections.
+    out->Clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      RecordKey(table, Member(i));
+      net::TcpConnection* c = nullptr;
+      std::string_view r;
+      st = client_->Call(key_, deadline, [&](std::string& o) { EncodeHashRead(o, key_, fields); }, &c, &r);
+      if (!st.ok()) {
+        out->Clear();
+        return st;
+      }
+      Status one = EmitHash(r, Member(i), fields, out);
+      c->Consume(r.size());
+      if (one == Status::Error()) {
+        out->Clear();
+        return one;
+      }
+    }
+    return Status::Ok();
+  }
+
+  std::shared_ptr<Client> client_;
+  const RedisOptions& o_;
+  // Reused buffers.
+  std::string key_;
+  std::string index_;
+  std::string value_;
+  std::string order_;
+  std::string members_;
+  std::vector<std::size_t> member_ends_;
+  std::vector<std::uint16_t> member_nodes_;
+  std::vector<char> touched_;
+  std::vector<Field> pairs_;
+  std::vector<char> used_;
+};
+
+std::unique_ptr<Session> RedisStore::NewSession(int) { return std::make_unique<RedisSession>(NewClient()); }
+
+std::unique_ptr<Session> RedisStore::NewClientSession(const ClientSlot& slot) {
+  if (o_.pipeline <= 1) return NewSession(slot.thread);
+  std::lock_guard lock(links_mu_);
+  auto& weak = links_[{slot.thread, slot.connection}];
+  std::shared_ptr<Client> client = weak.lock();
+  if (!client) {
+    client = NewClient();
+    weak = client;
+  }
+  return std::make_unique<RedisSession>(std::move(client));
+}
+
+}  // namespace
+
+const BindingInfo& redis_binding() {
+  static const BindingInfo info{
+      .name = "redis",
+      .summary = "Redis server or Redis Cluster over a built-in RESP client (YCSB's hash layout, or one value per key)",
+      .properties =
+          {
+              {"redis.host", "127.0.0.1", "server host (in cluster mode: any node)"},
+              {"redis.port", "6379", "server port"},
+              {"redis.password", "", "AUTH password (default: env STOREBENCH_REDIS_PASSWORD; never printed)"},
+              {"redis.user", "", "ACL user name for AUTH user password (needs a password)"},
+              {"redis.cluster", "false", "Redis Cluster: slot map from CLUSTER SLOTS, MOVED/ASK followed"},
+              {"redis.database", "0", "database number (SELECT); must be 0 in cluster mode"},
+              {"redis.timeout_ms", "5000", "per-operation (and connect) timeout in milliseconds"},
+              {"redis.layout", "hash",
+               "hash: a hash per record + a sorted-set index per table (YCSB); string: one encoded value per key "
+               "(GET/SET, no scans)"},
+              {"redis.pipeline", "1", "clients sharing one connection (with the runner's connections=N)"},
+          },
+      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
+        RedisOptions o = ParseOptions(props);
+        return std::make_unique<RedisStore>(o);
+      },
+      .server = true,
+  };
+  return info;
+}
+
+}  // namespace storebench

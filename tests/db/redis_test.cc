@@ -1,0 +1,632 @@
+// Tests of the redis binding against real redis-servers: the shared ones the
+// test command starts (STOREBENCH_TEST_SERVER_REDIS, _REDIS_CLUSTER), and
+// private ones these tests start themselves with scripts/servers/redis.sh
+// (a password, a paused server, a killed and restarted one), so faults never
+// disturb the shared server.
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "db/binding.h"
+#include "db/registry.h"
+#include "test_util.h"
+
+namespace storebench {
+namespace {
+
+namespace fs = std::filesystem;
+using Settings = std::vector<std::pair<std::string, std::string>>;
+using Owned = std::vector<std::pair<std::string, std::string>>;
+
+Properties PropsOf(const Settings& s) {
+  Properties p;
+  for (const auto& [k, v] : s) p.Set(k, v);
+  return p;
+}
+std::unique_ptr<Store> Open(const Properties& p) { return FindBinding("redis").open(p, OpenContext{}); }
+std::string Get(const Settings& s, const std::string& key) {
+  for (const auto& [k, v] : s) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+std::vector<Field> Views(const Owned& owned) {
+  std::vector<Field> out;
+  for (const auto& [n, v] : owned) out.push_back({n, v});
+  return out;
+}
+Owned FieldsOf(const RecordSet& rs, std::size_t r) {
+  Owned out;
+  for (std::size_t i = 0; i < rs.field_count(r); ++i) {
+    Field f = rs.field(r, i);
+    out.emplace_back(std::string(f.name), std::string(f.value));
+  }
+  return out;
+}
+Owned Record(const std::string& key, int fields = 10, int version = 0) {
+  Owned rec;
+  for (int i = 0; i < fields; ++i) {
+    std::string v = key + "/" + std::to_string(i) + "/v" + std::to_string(version) + "/";
+    v.resize(100, static_cast<char>('a' + i));
+    rec.emplace_back("field" + std::to_string(i), v);
+  }
+  return rec;
+}
+
+bool HaveRedisServer() { return system("command -v redis-server >/dev/null 2>&1") == 0; }
+
+// A port on 127.0.0.1 nothing listens on (bound, then released).
+int UnusedPort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+// Runs a shell command line, returns its stdout.
+std::string Shell(const std::string& cmd) {
+  std::string out;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  pclose(f);
+  return out;
+}
+
+// A redis-server of the test's own, started and stopped with the script.
+class OwnServer {
+ public:
+  explicit OwnServer(std::string password = "") : password_(std::move(password)) {
+    std::string tmpl = (fs::temp_directory_path() / "storebench-redis-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) != nullptr) dir_ = tmpl;
+  }
+  ~OwnServer() {
+    Stop();
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  // Starts (again, on the same port); false on failure.
+  bool Start() {
+    test_util::ProcessOptions o;
+    o.cwd = dir_;
+    if (!password_.empty()) o.env.emplace_back("REDIS_TEST_PASSWORD", password_);
+    auto r = test_util::RunProcess("/bin/bash", {Script(), "start", dir_ + "/server"}, o);
+    if (r.code != 0) {
+      ADD_FAILURE() << "redis.sh start: " << r.err;
+      return false;
+    }
+    settings_.clear();
+    std::istringstream in(r.out);
+    std::string item;
+    while (in >> item) {
+      auto eq = item.find('=');
+      if (eq != std::string::npos) settings_.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    }
+    return true;
+  }
+  void Stop() {
+    if (dir_.empty()) return;
+    test_util::ProcessOptions o;
+    o.cwd = dir_;
+    test_util::RunProcess("/bin/bash", {Script(), "stop", dir_ + "/server"}, o);
+  }
+  pid_t Pid() const { return static_cast<pid_t>(std::atoi(test_util::Slurp(dir_ + "/server/pids").c_str())); }
+  const Settings& settings() const { return settings_; }
+  std::string port() const { return Get(settings_, "redis.port"); }
+
+ private:
+  static std::string Script() { return std::string(STOREBENCH_SOURCE_DIR) + "/scripts/servers/redis.sh"; }
+  std::string password_;
+  std::string dir_;
+  Settings settings_;
+};
+
+#define NEED_REDIS_SERVER_BINARY()                                                   \
+  do {                                                                               \
+    if (!HaveRedisServer()) {                                                        \
+      if (test_util::ServersRequired()) FAIL() << "redis-server is not installed";   \
+      GTEST_SKIP() << "redis-server is not installed (scripts/setup.sh installs it)"; \
+    }                                                                                \
+  } while (0)
+
+TEST(RedisTest, UnreachableServerIsSetupErrorNamingHostAndPort) {
+  const int port = UnusedPort();
+  Properties p;
+  p.Set("redis.port", std::to_string(port));
+  p.Set("redis.timeout_ms", "2000");
+  try {
+    Open(p);
+    FAIL() << "opened a store with no server";
+  } catch (const SetupError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << msg;
+    EXPECT_NE(msg.find("refused"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+}
+
+TEST(RedisTest, BadPropertiesAreConfigErrors) {
+  for (const auto& [k, v] : Settings{{"redis.layout", "tree"},
+                                     {"redis.port", "0"},
+                                     {"redis.port", "http"},
+                                     {"redis.timeout_ms", "0"},
+                                     {"redis.pipeline", "0"},
+                                     {"redis.cluster", "maybe"}}) {
+    Properties p;
+    p.Set(k, v);
+    EXPECT_THROW(Open(p), ConfigError) << k << "=" << v;
+  }
+  Properties p;
+  p.Set("redis.cluster", "true");
+  p.Set("redis.database", "2");
+  EXPECT_THROW(Open(p), ConfigError);
+  Properties u;
+  u.Set("redis.user", "alice");
+  EXPECT_THROW(Open(u), ConfigError);  // a user without a password
+}
+
+TEST(RedisTest, PasswordIsCheckedAndComesFromPropertyOrEnvironment) {
+  NEED_REDIS_SERVER_BINARY();
+  const std::string secret = "s3cret-pw";
+  OwnServer server(secret);
+  ASSERT_TRUE(server.Start());
+  EXPECT_EQ(Get(server.settings(), "redis.password"), secret);
+  Properties base;
+  base.Set("redis.port", server.port());
+  base.Set("redis.timeout_ms", "3000");
+
+  Properties wrong = base;
+  wrong.Set("redis.password", "not-it");
+  try {
+    Open(wrong);
+    FAIL() << "a wrong password was accepted";
+  } catch (const SetupError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("127.0.0.1:" + server.port()), std::string::npos) << msg;
+    EXPECT_NE(msg.find("WRONGPASS"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("not-it"), std::string::npos) << "password echoed: " << msg;
+  }
+  // No password at all: the server says NOAUTH at open, not at the first op.
+  try {
+    Open(base);
+    FAIL() << "no password was accepted";
+  } catch (const SetupError& e) {
+    EXPECT_NE(std::string(e.what()).find("NOAUTH"), std::string::npos) << e.what();
+  }
+  Properties right = base;
+  right.Set("redis.password", secret);
+  {
+    auto store = Open(right);
+    auto s = store->NewSession(0);
+    Owned rec = Record("k1");
+    ASSERT_EQ(s->Insert("t", "k1", Views(rec)), Status::Ok());
+  }
+  // From the environment when the property is not set.
+  setenv("STOREBENCH_REDIS_PASSWORD", secret.c_str(), 1);
+  std::unique_ptr<Store> store;
+  EXPECT_NO_THROW(store = Open(base));
+  unsetenv("STOREBENCH_REDIS_PASSWORD");
+  if (store) {
+    RecordSet rs;
+    EXPECT_EQ(store->NewSession(0)->Read("t", "k1", FieldSelector{}, &rs), Status::Ok());
+  }
+}
+
+// The shared server's round trip, for one layout.
+void RoundTrip(const Settings& settings, const std::string& layout) {
+  Properties p = PropsOf(settings);
+  p.Set("redis.layout", layout);
+  auto store = Open(p);
+  const std::string table = test_util::UniqueTable("redis");
+  auto s = store->NewSession(0);
+  RecordSet rs;
+  for (int i = 0; i < 20; ++i) {
+    const std::string k = "user" + std::to_string(100 + i);
+    ASSERT_EQ(s->Insert(table, k, Views(Record(k))), Status::Ok()) << k;
+  }
+  ASSERT_EQ(s->Read(table, "user105", FieldSelector{}, &rs), Status::Ok());
+  ASSERT_EQ(rs.record_count(), 1u);
+  EXPECT_EQ(rs.key(0), "user105");
+  EXPECT_EQ(FieldsOf(rs, 0), Record("user105"));
+  std::string_view names[] = {"field7", "field1"};
+  ASSERT_EQ(s->Read(table, "user105", FieldSelector{false, names}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), (Owned{Record("user105")[1], Record("user105")[7]}));
+
+  Field upd[] = {{"field3", "new3"}, {"added", "x"}};
+  ASSERT_EQ(s->Update(table, "user105", upd), Status::Ok());
+  Owned want = Record("user105");
+  want[3].second = "new3";
+  want.emplace_back("added", "x");
+  ASSERT_EQ(s->Read(table, "user105", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), want);
+  EXPECT_EQ(s->Update(table, "nobody", upd), Status::NotFound());
+  EXPECT_EQ(s->Read(table, "nobody", FieldSelector{}, &rs), Status::NotFound());
+
+  ASSERT_EQ(s->Delete(table, "user105"), Status::Ok());
+  EXPECT_EQ(s->Read(table, "user105", FieldSelector{}, &rs), Status::NotFound());
+  EXPECT_EQ(s->Delete(table, "user105"), Status::NotFound());
+
+  // Tables are separate namespaces.
+  EXPECT_EQ(s->Read(table + "x", "user106", FieldSelector{}, &rs), Status::NotFound());
+
+  if (layout == "hash") {
+    EXPECT_TRUE(store->capabilities().scan);
+    EXPECT_TRUE(store->capabilities().atomic_update);
+    ASSERT_EQ(s->Scan(table, "user104", 3, FieldSelector{}, &rs), Status::Ok());
+    ASSERT_EQ(rs.record_count(), 3u);
+    EXPECT_EQ(rs.key(0), "user104");
+    EXPECT_EQ(rs.key(1), "user106");  // 105 was deleted
+    EXPECT_EQ(rs.key(2), "user107");
+    EXPECT_EQ(FieldsOf(rs, 2), Record("user107"));
+    ASSERT_EQ(s->Scan(table, "user118", 10, FieldSelector{false, names}, &rs), Status::Ok());
+    ASSERT_EQ(rs.record_count(), 2u);
+    EXPECT_EQ(FieldsOf(rs, 1), (Owned{Record("user119")[1], Record("user119")[7]}));
+    // YCSB's layout: the record is a plain hash at <table>:<key>.
+    const std::string port = Get(settings, "redis.port");
+    EXPECT_EQ(Shell("redis-cli -p " + port + " HGET " + table + ":user107 field2"), Record("user107")[2].second + "\n");
+    EXPECT_EQ(Shell("redis-cli -p " + port + " ZCARD " + table + ":_index"), "19\n");
+  } else {
+    EXPECT_FALSE(store->capabilities().scan);
+    EXPECT_FALSE(store->capabilities().why_no_scan.empty());
+    const std::string port = Get(settings, "redis.port");
+    EXPECT_EQ(Shell("redis-cli -p " + port + " TYPE " + table + ":user107"), "string\n");
+  }
+  auto stats = store->Stats();
+  std::map<std::string, std::string> m(stats.begin(), stats.end());
+  EXPECT_FALSE(m["redis_version"].empty());
+  EXPECT_GT(std::atoll(m["used_memory"].c_str()), 0);
+  EXPECT_GE(std::atoll(m["keys"].c_str()), 19);
+}
+
+TEST(RedisTest, RoundTripHashLayout) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis", settings);
+  RoundTrip(settings, "hash");
+}
+
+TEST(RedisTest, RoundTripStringLayout) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis", settings);
+  RoundTrip(settings, "string");
+}
+
+TEST(RedisTest, PipelinedClientsOfOneConnectionShareIt) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis", settings);
+  Properties p = PropsOf(settings);
+  p.Set("redis.pipeline", "4");
+  auto store = Open(p);
+  EXPECT_EQ(store->capabilities().pipeline, 4);
+  const std::string table = test_util::UniqueTable("redis");
+  const std::string port = Get(settings, "redis.port");
+  auto clients = [&] {
+    return std::atoi(Shell("redis-cli -p " + port + " INFO clients | grep ^connected_clients: | cut -d: -f2").c_str());
+  };
+  const int before = clients();
+  std::vector<std::unique_ptr<Session>> sessions;
+  for (int slot = 0; slot < 4; ++slot) sessions.push_back(store->NewClientSession(ClientSlot{0, 0, slot}));
+  sessions.push_back(store->NewClientSession(ClientSlot{0, 1, 0}));  // another connection
+  for (std::size_t i = 0; i < sessions.size(); ++i) {
+    const std::string k = "k" + std::to_string(i);
+    ASSERT_EQ(sessions[i]->Insert(table, k, Views(Record(k))), Status::Ok());
+  }
+  RecordSet rs;
+  for (std::size_t i = 0; i < sessions.size(); ++i) {
+    ASSERT_EQ(sessions[(i + 1) % sessions.size()]->Read(table, "k" + std::to_string(i), FieldSelector{}, &rs),
+              Status::Ok());
+  }
+  EXPECT_EQ(clients() - before, 2);  // two connections for five clients
+}
+
+TEST(RedisTest, PausedServerTimesOutWithinTimeoutThenRecovers) {
+  NEED_REDIS_SERVER_BINARY();
+  OwnServer server;
+  ASSERT_TRUE(server.Start());
+  Properties p = PropsOf(server.settings());
+  p.Set("redis.timeout_ms", "300");
+  auto store = Open(p);
+  auto s = store->NewSession(0);
+  ASSERT_EQ(s->Insert("t", "k", Views(Record("k"))), Status::Ok());
+  const pid_t pid = server.Pid();
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(kill(pid, SIGSTOP), 0);
+  RecordSet rs;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Status st = s->Read("t", "k", FieldSelector{}, &rs);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  kill(pid, SIGCONT);
+  EXPECT_EQ(st, Status::Error());
+  EXPECT_GE(ms, 250);
+  EXPECT_LT(ms, 1500);
+  // The late reply must not be taken for the next request's: the session
+  // reconnected, and reads its own answer.
+  Status again = Status::Error();
+  for (int i = 0; i < 50 && !again.ok(); ++i) again = s->Read("t", "k", FieldSelector{}, &rs);
+  ASSERT_EQ(again, Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), Record("k"));
+}
+
+TEST(RedisTest, KilledAndRestartedServerFailsOpsThenRecovers) {
+  NEED_REDIS_SERVER_BINARY();
+  OwnServer server;
+  ASSERT_TRUE(server.Start());
+  Properties p = PropsOf(server.settings());
+  p.Set("redis.timeout_ms", "500");
+  auto store = Open(p);
+  auto s = store->NewSession(0);
+  ASSERT_EQ(s->Insert("t", "k", Views(Record("k"))), Status::Ok());
+  server.Stop();
+  RecordSet rs;
+  for (int i = 0; i < 5; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Status st = s->Read("t", "k", FieldSelector{}, &rs);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_TRUE(st == Status::Error() || st == Status(Status::kServiceUnavailable)) << st.name();
+    EXPECT_LT(ms, 1500);
+    Status w = s->Insert("t", "k", Views(Record("k")));
+    EXPECT_TRUE(w == Status::Error() || w == Status(Status::kServiceUnavailable)) << w.name();
+  }
+  const std::string port = server.port();
+  ASSERT_TRUE(server.Start());
+  ASSERT_EQ(server.port(), port);  // the same port: the session's endpoint
+  // Reconnects with backoff (at most 1 s apart); the scripts are loaded
+  // again on NOSCRIPT (the restarted server has none).
+  Status st = Status::Error();
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!st.ok() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5)) {
+    st = s->Insert("t", "k", Views(Record("k", 10, 2)));
+  }
+  ASSERT_EQ(st, Status::Ok());
+  ASSERT_EQ(s->Read("t", "k", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), Record("k", 10, 2));
+  Field f{"field0", "u"};
+  EXPECT_EQ(s->Update("t", "k", std::span<const Field>(&f, 1)), Status::Ok());
+}
+
+// --- Cluster -----------------------------------------------------------------
+
+// The slot ranges each node serves, from `CLUSTER NODES` (asked of `port`).
+std::map<std::string, std::vector<std::pair<int, int>>> SlotOwners(const std::string& port) {
+  std::map<std::string, std::vector<std::pair<int, int>>> out;
+  std::istringstream in(Shell("redis-cli -p " + port + " CLUSTER NODES"));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::vector<std::string> w;
+    std::string x;
+    while (f >> x) w.push_back(x);
+    if (w.size() < 8 || w[2].find("master") == std::string::npos) continue;
+    const std::string addr = w[1].substr(0, w[1].find('@'));
+    const std::string node_port = addr.substr(addr.rfind(':') + 1);
+    for (std::size_t i = 8; i < w.size(); ++i) {
+      if (w[i][0] == '[') continue;  // a slot being migrated
+      const auto dash = w[i].find('-');
+      const int lo = std::atoi(w[i].c_str());
+      const int hi = dash == std::string::npos ? lo : std::atoi(w[i].c_str() + dash + 1);
+      out[node_port].emplace_back(lo, hi);
+    }
+  }
+  return out;
+}
+
+// Asks every master for its keys of `table` and checks that each one's slot
+// (CLUSTER KEYSLOT, the server's own hash) is served by that node, that no
+// key is on two nodes, that there are `expected` keys with the index among
+// them, and that all three nodes hold some.
+void CheckPlacement(const std::string& seed, const std::string& table, std::size_t expected) {
+  auto owners = SlotOwners(seed);
+  ASSERT_EQ(owners.size(), 3u) << "expected a 3-master cluster";
+  std::set<std::string> seen;
+  std::size_t per_node_min = expected;
+  for (const auto& [port, ranges] : owners) {
+    std::istringstream keys(Shell("redis-cli -p " + port + " --scan --pattern '" + table + ":*'"));
+    std::string key, cmds;
+    std::vector<std::string> list;
+    while (std::getline(keys, key)) {
+      list.push_back(key);
+      cmds += "CLUSTER KEYSLOT " + key + "\n";
+    }
+    per_node_min = std::min(per_node_min, list.size());
+    test_util::TempFile input(cmds);
+    std::istringstream slots(Shell("redis-cli -p " + port + " < " + input.path()));
+    for (const std::string& k : list) {
+      std::string slot_text;
+      ASSERT_TRUE(std::getline(slots, slot_text)) << k;
+      const int slot = std::atoi(slot_text.c_str());
+      bool owned = false;
+      for (auto [lo, hi] : ranges) owned = owned || (slot >= lo && slot <= hi);
+      EXPECT_TRUE(owned) << k << " (slot " << slot << ") is on node " << port;
+      EXPECT_TRUE(seen.insert(k).second) << k << " on two nodes";
+    }
+  }
+  EXPECT_EQ(seen.size(), expected);
+  EXPECT_EQ(seen.count(table + ":_index"), 1u);
+  EXPECT_GT(per_node_min, expected / 10) << "keys not spread over the three nodes";
+}
+
+TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis-cluster", settings);
+  const std::string seed = Get(settings, "redis.port");
+  auto store = Open(PropsOf(settings));
+  auto s = store->NewSession(0);
+  const std::string table = test_util::UniqueTable("rc");
+  constexpr int kRecords = 300;
+  for (int i = 0; i < kRecords; ++i) {
+    const std::string k = "user" + std::to_string(i * 7919);
+    ASSERT_EQ(s->Insert(table, k, Views(Record(k))), Status::Ok()) << k;
+  }
+  CheckPlacement(seed, table, kRecords + 1);  // the records and the table's index
+
+  // Workload A's mix: reads and updates, plus a scan and deletes.
+  RecordSet rs;
+  for (int i = 0; i < kRecords; i += 3) {
+    const std::string k = "user" + std::to_string(i * 7919);
+    const std::string value = "upd" + std::to_string(i);
+    Field f{"field4", value};
+    ASSERT_EQ(s->Update(table, k, std::span<const Field>(&f, 1)), Status::Ok()) << k;
+    ASSERT_EQ(s->Read(table, k, FieldSelector{}, &rs), Status::Ok()) << k;
+    EXPECT_EQ(rs.Find(0, "field4").value_or(""), "upd" + std::to_string(i));
+    EXPECT_EQ(rs.field_count(0), 10u);
+  }
+  ASSERT_EQ(s->Scan(table, "user", 50, FieldSelector{}, &rs), Status::Ok());
+  ASSERT_EQ(rs.record_count(), 50u);
+  for (std::size_t r = 1; r < rs.record_count(); ++r) EXPECT_LT(rs.key(r - 1), rs.key(r));
+  ASSERT_EQ(s->Delete(table, "user0"), Status::Ok());
+  EXPECT_EQ(s->Read(table, "user0", FieldSelector{}, &rs), Status::NotFound());
+  auto stats = store->Stats();
+  std::map<std::string, std::string> m(stats.begin(), stats.end());
+  EXPECT_EQ(m["cluster_nodes"], "3");
+  EXPECT_GE(std::atoll(m["keys"].c_str()), kRecords);
+}
+
+// storebench load + run of workload A against the cluster, through the CLI.
+TEST(RedisClusterTest, CliLoadsAndRunsWorkloadA) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis-cluster", settings);
+  std::string tmpl = (fs::temp_directory_path() / "storebench-redis-cli-XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  const std::string table = test_util::UniqueTable("rcw");
+  std::vector<std::string> common = {"-P", std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada",
+                                     "-p", "recordcount=1000", "-p", "operationcount=4000",
+                                     "-p", "table=" + table, "-threads", "2"};
+  for (const auto& [k, v] : settings) {
+    common.push_back("-p");
+    common.push_back(k + "=" + v);
+  }
+  test_util::ProcessOptions o;
+  o.cwd = tmpl;
+  for (std::string phase : {"load", "run"}) {
+    std::vector<std::string> args = {phase, "redis"};
+    args.insert(args.end(), common.begin(), common.end());
+    auto r = test_util::RunProcess(STOREBENCH_BINARY, args, o);
+    EXPECT_EQ(r.code, 0) << phase << ": " << r.err;
+    EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("Return=ERROR"), std::string::npos) << r.out;
+    if (phase == "load") {
+      EXPECT_NE(r.out.find("[INSERT], Return=OK, 1000"), std::string::npos) << r.out;
+    }
+    if (phase == "run") {
+      EXPECT_NE(r.out.find("[READ], Return=OK"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("[UPDATE], Return=OK"), std::string::npos) << r.out;
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(tmpl, ec);
+  CheckPlacement(Get(settings, "redis.port"), table, 1001);
+}
+
+// Moves the slot of one record from its node to another by hand, as
+// `redis-cli --cluster reshard` does: while the slot migrates the old node
+// answers ASK, afterwards MOVED; the session follows both.
+TEST(RedisClusterTest, FollowsAskDuringMigrationAndMovedAfterIt) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis-cluster", settings);
+  const std::string seed = Get(settings, "redis.port");
+  auto store = Open(PropsOf(settings));
+  auto s = store->NewSession(0);
+  const std::string table = test_util::UniqueTable("rc");
+  ASSERT_EQ(s->Insert(table, "moving", Views(Record("moving"))), Status::Ok());
+  ASSERT_EQ(s->Insert(table, "staying", Views(Record("staying"))), Status::Ok());
+  const std::string key = table + ":moving";
+  const int slot = std::atoi(Shell("redis-cli -p " + seed + " CLUSTER KEYSLOT " + key).c_str());
+  std::string src, dst;
+  for (const auto& [port, ranges] : SlotOwners(seed)) {
+    bool owns = false;
+    for (auto [lo, hi] : ranges) owns = owns || (slot >= lo && slot <= hi);
+    (owns ? src : dst) = port;
+  }
+  ASSERT_FALSE(src.empty());
+  ASSERT_FALSE(dst.empty());
+  auto id = [](const std::string& port) {
+    std::string v = Shell("redis-cli -p " + port + " CLUSTER MYID");
+    return v.substr(0, v.find('\n'));
+  };
+  const std::string sl = std::to_string(slot);
+  ASSERT_EQ(Shell("redis-cli -p " + dst + " CLUSTER SETSLOT " + sl + " IMPORTING " + id(src)), "OK\n");
+  ASSERT_EQ(Shell("redis-cli -p " + src + " CLUSTER SETSLOT " + sl + " MIGRATING " + id(dst)), "OK\n");
+  ASSERT_EQ(Shell("redis-cli -p " + src + " MIGRATE 127.0.0.1 " + dst + " " + key + " 0 5000"), "OK\n");
+
+  auto redirects = [&](const std::string& name) {
+    auto stats = store->Stats();
+    std::map<std::string, std::string> m(stats.begin(), stats.end());
+    return std::atoll(m[name].c_str());
+  };
+  RecordSet rs;
+  ASSERT_EQ(s->Read(table, "moving", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), Record("moving"));
+  Field f{"field1", "during"};
+  ASSERT_EQ(s->Update(table, "moving", std::span<const Field>(&f, 1)), Status::Ok());
+  EXPECT_GE(redirects("ask_redirects"), 2);
+
+  // As redis-cli --cluster does: the importing node first, then the others;
+  // then wait until every node agrees (the change spreads by gossip).
+  std::vector<std::string> order = {dst, src};
+  for (const auto& [port, ranges] : SlotOwners(seed)) {
+    if (port != dst && port != src) order.push_back(port);
+  }
+  for (const auto& port : order) {
+    EXPECT_EQ(Shell("redis-cli -p " + port + " CLUSTER SETSLOT " + sl + " NODE " + id(dst)), "OK\n") << port;
+  }
+  auto agreed = [&] {
+    for (const auto& asked : order) {
+      for (const auto& [port, ranges] : SlotOwners(asked)) {
+        for (auto [lo, hi] : ranges) {
+          if (slot >= lo && slot <= hi && port != dst) return false;
+        }
+      }
+    }
+    return true;
+  };
+  for (int i = 0; i < 100 && !agreed(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(agreed()) << "the cluster did not agree on slot " << slot;
+  ASSERT_EQ(s->Read(table, "moving", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(rs.Find(0, "field1").value_or(""), "during");
+  EXPECT_GE(redirects("moved_redirects"), 1);
+  ASSERT_EQ(s->Read(table, "staying", FieldSelector{}, &rs), Status::Ok());
+  ASSERT_EQ(s->Scan(table, "", 10, FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(rs.record_count(), 2u);
+  // A new session starts from the store's (old) map and is redirected too.
+  auto s2 = store->NewSession(1);
+  ASSERT_EQ(s2->Delete(table, "moving"), Status::Ok());
+  EXPECT_EQ(s->Read(table, "moving", FieldSelector{}, &rs), Status::NotFound());
+}
+
+TEST(RedisClusterTest, NotAClusterNodeIsSetupError) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis", settings);
+  Properties p = PropsOf(settings);
+  p.Set("redis.cluster", "true");
+  try {
+    Open(p);
+    FAIL() << "cluster mode accepted a standalone server";
+  } catch (const SetupError& e) {
+    EXPECT_NE(std::string(e.what()).find("CLUSTER"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace storebench
