@@ -1,0 +1,266 @@
+#!/usr/bin/env bash
+# storebench against redis-benchmark and memtier_benchmark, side by side in one
+# run on the same redis-server: GET/SET 1:1, 100-byte values, 100,000 keys
+# (prefilled, so every GET hits), uniform keys, 1 client thread with 50
+# connections, pipeline 1 and 16. For each tool and depth it prints ops/s and
+# the client's CPU seconds (user+sys of the client process, from GNU time) per
+# million operations, as one Markdown table on stdout; progress goes to stderr
+# and the raw outputs stay in $OUT.
+#
+# Pinning: on a machine with 2 or more cores the server runs on core
+# $SERVER_CPU (default 0) and every client on core $CLIENT_CPU (default 1)
+# (taskset), so client and server never share a core; PIN=0 turns this off.
+#
+# Tools:
+#   redis-benchmark (Debian redis-tools) runs GET and SET as two separate
+#     tests, not a 1:1 mix: both are reported, and "GET+SET" is the two run one
+#     after the other (total ops / total time, total CPU / total ops).
+#   memtier_benchmark, if $MEMTIER (default /work/scratch/memtier-src/memtier_benchmark)
+#     is an executable; build it yourself from its public source outside this
+#     repository. Run with --distinct-client-seed: without it all 50
+#     connections draw the same key sequence.
+#   storebench's redis binding (build/default/storebench), layout=string,
+#     fieldcount=1, fieldlength=100, YCSB readproportion=0.5 updateproportion=0.5.
+#
+# Usage: bench/redis_compare.sh          (after scripts/setup.sh and scripts/build.sh default)
+# Environment: DURATION (seconds per measurement, default 10), DEPTHS (default "1 16"),
+#   CONNS (default 50), MEMTIER, STOREBENCH (the binary), SERVER_CPU, CLIENT_CPU, PIN,
+#   OUT (directory for raw outputs).
+# Installs redis-server, redis-tools and time with apt-get if one is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+DURATION=${DURATION:-10}
+DEPTHS=${DEPTHS:-"1 16"}
+CONNS=${CONNS:-50}
+KEYS=100000
+VALUE=100
+MEMTIER=${MEMTIER:-/work/scratch/memtier-src/memtier_benchmark}
+SB=${STOREBENCH:-$root/build/default/storebench}
+OUT=${OUT:-$(mktemp -d /tmp/storebench-redis-compare.XXXXXX)}
+mkdir -p "$OUT"
+
+log() { echo "redis_compare: $*" >&2; }
+
+# --- packages ---------------------------------------------------------------
+missing=()
+for p in redis-server redis-tools time; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  log "installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  # Debian starts a redis-server service on install; this script does not use it.
+fi
+
+# --- pinning ----------------------------------------------------------------
+SERVER_CPU=${SERVER_CPU:-0}
+CLIENT_CPU=${CLIENT_CPU:-1}
+PIN=${PIN:-1}
+if [ "$PIN" = 1 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+  client=(taskset -c "$CLIENT_CPU")
+  pinning="server on core $SERVER_CPU, clients on core $CLIENT_CPU"
+else
+  client=()
+  pinning="none"
+fi
+
+# --- server -----------------------------------------------------------------
+srvdir=$OUT/server
+mkdir -p "$srvdir"
+server_pid=""
+server_props=()
+helper=$root/scripts/servers/redis.sh
+stop_server() {
+  if [ -x "$helper" ] && [ -f "$srvdir/pids" ]; then
+    "$helper" stop "$srvdir" >/dev/null 2>&1 || true
+  fi
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$server_pid" 2>/dev/null || true
+  fi
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+if [ -x "$helper" ]; then
+  line=$("$helper" start "$srvdir")
+  read -r -a server_props <<<"$line"
+  server_pid=$(head -1 "$srvdir/pids")
+  how="scripts/servers/redis.sh"
+else
+  port=""
+  for _ in $(seq 1 200); do
+    p=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then port=$p; break; fi
+  done
+  [ -n "$port" ] || { log "no free port"; exit 1; }
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$srvdir" \
+    --daemonize no >"$srvdir/redis.log" 2>&1 &
+  server_pid=$!
+  server_props=(redis.host=127.0.0.1 "redis.port=$port")
+  how="redis-server started directly"
+fi
+host=127.0.0.1 port="" password=""
+for kv in "${server_props[@]}"; do
+  case $kv in
+    redis.host=*) host=${kv#*=} ;;
+    redis.port=*) port=${kv#*=} ;;
+    redis.password=*) password=${kv#*=} ;;
+  esac
+done
+[ -n "$port" ] || { log "no redis.port in the server's properties: ${server_props[*]}"; exit 1; }
+cli=(redis-cli -h "$host" -p "$port")
+rb_auth=(); mt_auth=()
+if [ -n "$password" ]; then
+  export REDISCLI_AUTH=$password
+  rb_auth=(-a "$password"); mt_auth=("--authenticate=$password")
+fi
+for _ in $(seq 1 300); do "${cli[@]}" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+"${cli[@]}" ping | grep -q PONG || { log "redis-server on $host:$port does not answer"; exit 1; }
+# No snapshots or AOF while measuring, whoever started the server.
+"${cli[@]}" config set save "" >/dev/null
+"${cli[@]}" config set appendonly no >/dev/null
+if [ "$pinning" != none ]; then taskset -a -pc "$SERVER_CPU" "$server_pid" >/dev/null; fi
+log "redis-server $("${cli[@]}" info server | awk -F: '/^redis_version/ {print $2}' | tr -d '\r') on $host:$port (pid $server_pid, $how); pinning: $pinning; raw outputs in $OUT"
+
+# --- prefill ----------------------------------------------------------------
+# redis-benchmark's keys are key:%012d over 0..KEYS-1 (-r KEYS);
+# memtier's are memtier-N over --key-minimum..--key-maximum (1..KEYS here).
+value=$(head -c "$VALUE" /dev/zero | tr '\0' x)
+prefill() { # PREFIX FORMAT FIRST LAST
+  awk -v pre="$1" -v fmt="$2" -v a="$3" -v b="$4" -v v="$value" 'BEGIN {
+    for (i = a; i <= b; i++) { k = pre sprintf(fmt, i)
+      printf "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n", length(k), k, length(v), v } }' |
+    "${client[@]}" "${cli[@]}" --pipe >"$OUT/prefill.log" 2>&1
+}
+log "prefilling $KEYS keys with $VALUE-byte values for redis-benchmark and for memtier"
+prefill "key:" "%012d" 0 $((KEYS - 1))
+prefill "memtier-" "%d" 1 "$KEYS"
+
+sb_common=(-p redis.layout=string -p recordcount=$KEYS -p fieldcount=1 -p fieldlength=$VALUE
+           -threads 1 -p connections="$CONNS")
+sb_status="" sb_props=()
+if [ ! -x "$SB" ]; then
+  sb_status="storebench not built (scripts/build.sh default)"
+elif ! "$SB" list 2>/dev/null | grep -qE '^  redis( |$)'; then
+  sb_status="storebench redis binding not built"
+else
+  log "loading $KEYS records with storebench (its own key space)"
+  sb_props=(); for kv in "${server_props[@]}"; do sb_props+=(-p "$kv"); done
+  if ! "${client[@]}" "$SB" load redis "${sb_props[@]}" "${sb_common[@]}" -p redis.pipeline=16 \
+       >"$OUT/storebench-load.out" 2>"$OUT/storebench-load.err"; then
+    sb_status="storebench load failed (see $OUT/storebench-load.err)"
+  fi
+fi
+log "keys in the server: $("${cli[@]}" dbsize)"
+
+# --- measurements -----------------------------------------------------------
+rows=()
+notes=()
+row() { rows+=("| $1 | $2 | $3 | $4 |"); }
+# Runs "$@" (pinned) under GNU time; CPU seconds (user+sys) into the file $1.
+timed() {
+  local tf=$1; shift
+  /usr/bin/time -f "%U %S" -o "$tf" "${client[@]}" "$@"
+}
+cpu_of() { tail -1 "$1" | awk '{printf "%.3f", $1 + $2}'; }
+per_m() { awk -v c="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.2f", c / n * 1e6; else print "n/a" }'; }
+fmt_rate() { awk -v r="$1" 'BEGIN { printf "%.0f", r }'; }
+# The server's own count of GETs that missed since the last reset: every key is
+# prefilled, so a miss means a tool read keys outside what was loaded.
+reset_misses() { "${cli[@]}" config resetstat >/dev/null; }
+check_misses() { # LABEL
+  local m
+  m=$("${cli[@]}" info stats | awk -F: '/^keyspace_misses/ {print $2 + 0}')
+  if [ "${m:-0}" != 0 ]; then notes+=("$1: the server counted $m GET misses"); fi
+}
+
+# redis-benchmark -q prints "GET: 12345.67 requests per second, ..." after \r-separated progress.
+rb_rate() { tr '\r' '\n' <"$1" | awk -v t="$2:" '$1 == t && /requests per second/ {r = $2} END {print r + 0}'; }
+
+run_redis_benchmark() { # DEPTH
+  local d=$1 cal n rg rs cg cs
+  # A short GET run first: warms up, and its rate sizes the measured runs to ~DURATION s each.
+  redis-benchmark -h "$host" -p "$port" "${rb_auth[@]}" -c "$CONNS" -n $((20000 * d)) -P "$d" \
+    -d $VALUE -r $KEYS -t get --threads 1 -q >"$OUT/rb-p$d-cal.out" 2>&1 </dev/null
+  cal=$(rb_rate "$OUT/rb-p$d-cal.out" GET)
+  n=$(awk -v r="$cal" -v s="$DURATION" 'BEGIN { n = int(r * s); if (n < 100000) n = 100000; print n }')
+  log "redis-benchmark, pipeline $d: GET then SET, $n requests each"
+  reset_misses
+  for t in get set; do
+    timed "$OUT/rb-p$d-$t.time" redis-benchmark -h "$host" -p "$port" "${rb_auth[@]}" -c "$CONNS" \
+      -n "$n" -P "$d" -d $VALUE -r $KEYS -t "$t" --threads 1 -q >"$OUT/rb-p$d-$t.out" 2>&1 </dev/null
+  done
+  check_misses "redis-benchmark pipeline $d"
+  rg=$(rb_rate "$OUT/rb-p$d-get.out" GET); rs=$(rb_rate "$OUT/rb-p$d-set.out" SET)
+  cg=$(cpu_of "$OUT/rb-p$d-get.time"); cs=$(cpu_of "$OUT/rb-p$d-set.time")
+  row "redis-benchmark GET" "$d" "$(fmt_rate "$rg")" "$(per_m "$cg" "$n")"
+  row "redis-benchmark SET" "$d" "$(fmt_rate "$rs")" "$(per_m "$cs" "$n")"
+  row "redis-benchmark GET+SET (one after the other)" "$d" \
+    "$(awk -v n="$n" -v a="$rg" -v b="$rs" 'BEGIN { if (a > 0 && b > 0) printf "%.0f", 2 * n / (n / a + n / b); else print 0 }')" \
+    "$(per_m "$(awk -v a="$cg" -v b="$cs" 'BEGIN { print a + b }')" $((2 * n)))"
+}
+
+run_memtier() { # DEPTH
+  local d=$1 j rate count
+  j=$OUT/memtier-p$d.json
+  log "memtier_benchmark, pipeline $d: ${DURATION} s"
+  reset_misses
+  if ! timed "$OUT/memtier-p$d.time" "$MEMTIER" -s "$host" -p "$port" "${mt_auth[@]}" -t 1 -c "$CONNS" \
+       --pipeline="$d" --ratio=1:1 -d $VALUE --key-minimum=1 --key-maximum=$KEYS --key-pattern=R:R \
+       --distinct-client-seed --test-time="$DURATION" --hide-histogram --json-out-file="$j" \
+       >"$OUT/memtier-p$d.out" 2>&1 </dev/null; then
+    row memtier_benchmark "$d" "failed (see $OUT/memtier-p$d.out)" ""
+    return
+  fi
+  # The Totals object of ALL STATS: its first Count, Ops/sec and Misses/sec.
+  read -r count rate < <(awk '/"Totals"/ {t = 1}
+    t && /"Count"/ && c == "" {c = $NF} t && /"Ops\/sec"/ && r == "" {r = $NF}
+    END {gsub(/,/, "", c); gsub(/,/, "", r); print c, r}' "$j")
+  row memtier_benchmark "$d" "$(fmt_rate "$rate")" "$(per_m "$(cpu_of "$OUT/memtier-p$d.time")" "$count")"
+  check_misses "memtier pipeline $d"
+}
+
+run_storebench() { # DEPTH
+  local d=$1 f rate ops errs
+  if [ -n "$sb_status" ]; then row storebench "$d" "$sb_status" ""; return; fi
+  f=$OUT/storebench-p$d
+  log "storebench, pipeline $d: ${DURATION} s"
+  reset_misses
+  if ! timed "$f.time" "$SB" run redis "${sb_props[@]}" "${sb_common[@]}" -p redis.pipeline="$d" \
+       -p operationcount=1000000000 -p readproportion=0.5 -p updateproportion=0.5 -p scanproportion=0 \
+       -p insertproportion=0 -p readmodifywriteproportion=0 -p requestdistribution=uniform \
+       -p maxexecutiontime="$DURATION" >"$f.out" 2>"$f.err" </dev/null; then
+    row storebench "$d" "failed (see $f.err)" ""
+    return
+  fi
+  rate=$(awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {print $3}' "$f.out")
+  ops=$(awk -F', ' '$1 !~ /OVERALL|CLEANUP/ && $2 == "Operations" {n += $3} END {print n + 0}' "$f.out")
+  errs=$(awk -F', ' '$2 ~ /^Return=/ && $2 != "Return=OK" {n += $3} END {print n + 0}' "$f.out")
+  row storebench "$d" "$(fmt_rate "${rate:-0}")" "$(per_m "$(cpu_of "$f.time")" "$ops")"
+  check_misses "storebench pipeline $d"
+  if [ "$errs" != 0 ]; then notes+=("storebench pipeline $d: $errs operations did not return OK (see $f.out)"); fi
+}
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+for d in $DEPTHS; do
+  run_redis_benchmark "$d"
+  if [ -x "$MEMTIER" ]; then run_memtier "$d"; else row memtier_benchmark "$d" "not built ($MEMTIER)" ""; fi
+  run_storebench "$d"
+done
+
+# --- report -----------------------------------------------------------------
+echo "GET/SET 1:1, ${VALUE}-byte values, $KEYS keys (prefilled), uniform keys, 1 client thread," \
+     "$CONNS connections, redis-server $("${cli[@]}" info server | awk -F: '/^redis_version/ {print $2}' | tr -d '\r')" \
+     "on $host:$port; ${DURATION} s per measurement; pinning: $pinning; $(nproc) cores;" \
+     "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after (other work on the machine skews the numbers)."
+echo
+echo "| tool | pipeline | ops/s | client CPU s per 1M ops |"
+echo "|---|---|---|---|"
+printf '%s\n' "${rows[@]}"
+if ((${#notes[@]})); then echo; printf -- '- %s\n' "${notes[@]}"; fi
