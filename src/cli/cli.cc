@@ -54,6 +54,11 @@ const std::map<std::string, std::string>& AcceptedNotes() {
   return kNotes;
 }
 
+// Passwords never reach the JSON result (nor anything else we print).
+bool IsSecretProperty(std::string_view key) {
+  return key.ends_with("password") || key.ends_with("passwd") || key.ends_with(".secret");
+}
+
 struct ClientOptions {
   int threads = 1;
   int connections = 1;
@@ -472,7 +477,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
         << (co.target > 0 ? ", target " + std::to_string(static_cast<long long>(co.target)) + " ops/s" : "") << "\n";
     report.phases.push_back(run_phase(false, true));
   }
-  for (const auto& [k, v] : props.Effective()) report.properties.emplace_back(k, v);
+  for (const auto& [k, v] : props.Effective()) report.properties.emplace_back(k, IsSecretProperty(k) ? "<redacted>" : v);
 
   if (mpi) {
     // Rank 0 reports the whole job: every rank's result, merged exactly.

@@ -359,9 +359,8 @@ class Connection {
 
  private:
   // The fiber scheduler must forget a descriptor that libmariadb is about
-  // to close (io::Close would close it twice). io.h has no such call yet;
-  // outside fibers there is nothing to forget.
-  static void ForgetFd(int) {}
+  // to close (io::Close would close it twice).
+  static void ForgetFd(int fd) { io::Forget(fd); }
 
   const MariadbOptions* opts_;
   MYSQL* m_ = nullptr;

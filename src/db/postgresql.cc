@@ -207,10 +207,9 @@ std::string OneLine(const char* msg) {
   return s.empty() ? "unknown error" : s;
 }
 
-// Forgets a descriptor libpq is about to close (PQfinish closes it, not us).
-// TODO(lead): io::Forget(fd) once net/io.h has it, so the fiber scheduler
-// drops the fd before the number can be reused.
-void ForgetFd(int /*fd*/) {}
+// Forgets a descriptor libpq is about to close (PQfinish closes it, not us),
+// so the fiber scheduler drops the fd before the number can be reused.
+void ForgetFd(int fd) { io::Forget(fd); }
 
 // Owns a PGresult.
 class Result {

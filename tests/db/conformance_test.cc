@@ -32,6 +32,7 @@
 #include "db/binding.h"
 #include "db/binding_test_util.h"
 #include "db/registry.h"
+#include "test_util.h"
 
 namespace storebench {
 namespace {
@@ -80,12 +81,16 @@ std::vector<const BindingInfo*> StoringBindings() {
   return out;
 }
 
-constexpr std::string_view kTable = "usertable";
 
 class ConformanceTest : public ::testing::TestWithParam<const BindingInfo*> {
  protected:
   void SetUp() override {
     dir_ = MakeTempDir();
+    if (binding().server) {
+      // A shared server: this test's own table keeps it apart from the others.
+      STOREBENCH_NEED_SERVER(binding().name, server_);
+      table_ = test_util::UniqueTable();
+    }
     Open();
   }
   void TearDown() override {
@@ -96,9 +101,14 @@ class ConformanceTest : public ::testing::TestWithParam<const BindingInfo*> {
 
   const BindingInfo& binding() const { return *GetParam(); }
 
+  std::string table_ = "usertable";
+  std::vector<std::pair<std::string, std::string>> server_;
+
   Properties Props() const {
     Properties p;
     if (binding().uses_dir) p.Set(binding().name + ".dir", dir_ + "/db");
+    for (const auto& [k, v] : server_) p.Set(k, v);
+    p.Set("table", table_);
     return p;
   }
   void Open() {
@@ -119,14 +129,14 @@ class ConformanceTest : public ::testing::TestWithParam<const BindingInfo*> {
 
   Status Insert(const std::string& key, const Owned& rec) {
     auto v = Views(rec);
-    return session_->Insert(kTable, key, v);
+    return session_->Insert(table_, key, v);
   }
   Status Update(const std::string& key, const Owned& rec) {
     auto v = Views(rec);
-    return session_->Update(kTable, key, v);
+    return session_->Update(table_, key, v);
   }
   Status Read(const std::string& key, const FieldSelector& sel = {}) {
-    return session_->Read(kTable, key, sel, &out_);
+    return session_->Read(table_, key, sel, &out_);
   }
   // Reads `key` (all fields) and expects exactly `want`.
   void ExpectRecord(const std::string& key, const Owned& want) {
@@ -195,14 +205,14 @@ TEST_P(ConformanceTest, UpdateOfMissingKeyIsNotFoundAndCreatesNothing) {
 TEST_P(ConformanceTest, DeleteThenReadIsNotFound) {
   ASSERT_EQ(Insert("user1", MakeRecord("user1")), Status::Ok());
   ASSERT_EQ(Insert("user2", MakeRecord("user2")), Status::Ok());
-  ASSERT_EQ(session_->Delete(kTable, "user1"), Status::Ok());
+  ASSERT_EQ(session_->Delete(table_, "user1"), Status::Ok());
   EXPECT_EQ(Read("user1"), Status::NotFound());
   EXPECT_EQ(Update("user1", {{"field0", "x"}}), Status::NotFound());
   ExpectRecord("user2", MakeRecord("user2"));  // the neighbour is untouched
-  Status again = session_->Delete(kTable, "user1");
+  Status again = session_->Delete(table_, "user1");
   EXPECT_TRUE(again == Status::Ok() || again == Status::NotFound()) << again.name();
   if (store_->capabilities().scan) {
-    ASSERT_EQ(session_->Scan(kTable, "", 10, FieldSelector{}, &out_), Status::Ok());
+    ASSERT_EQ(session_->Scan(table_, "", 10, FieldSelector{}, &out_), Status::Ok());
     ASSERT_EQ(out_.record_count(), 1u);
     EXPECT_EQ(out_.key(0), "user2");
   }
@@ -266,7 +276,7 @@ TEST_P(ConformanceTest, ManyRecordsInHashedOrderAllReadBack) {
     ExpectRecord(k, MakeRecord(k));
   }
   if (store_->capabilities().scan) {
-    ASSERT_EQ(session_->Scan(kTable, "user", kRecords + 10, FieldSelector{}, &out_), Status::Ok());
+    ASSERT_EQ(session_->Scan(table_, "user", kRecords + 10, FieldSelector{}, &out_), Status::Ok());
     ASSERT_EQ(out_.record_count(), static_cast<std::size_t>(kRecords));
     for (std::size_t r = 0; r < out_.record_count(); ++r) {
       ASSERT_EQ(out_.key(r), "user" + std::to_string(1000000 + r));
@@ -288,7 +298,7 @@ TEST_P(ConformanceTest, ScanReturnsCountRecordsInKeyOrderFromStartInclusive) {
 
   auto scan = [&](const std::string& start, std::uint64_t count, const FieldSelector& sel = {}) {
     std::vector<std::string> keys;
-    EXPECT_EQ(session_->Scan(kTable, start, count, sel, &out_), Status::Ok());
+    EXPECT_EQ(session_->Scan(table_, start, count, sel, &out_), Status::Ok());
     for (std::size_t r = 0; r < out_.record_count(); ++r) keys.emplace_back(out_.key(r));
     return keys;
   };
@@ -330,16 +340,16 @@ TEST_P(ConformanceTest, ConcurrentSessionsOnDisjointKeys) {
       for (int i = 0; i < kKeys; ++i) {
         auto rec = MakeRecord(key(t, i));
         auto v = Views(rec);
-        if (s->Insert(kTable, key(t, i), v) != Status::Ok()) ++failures;
+        if (s->Insert(table_, key(t, i), v) != Status::Ok()) ++failures;
       }
       for (int i = 0; i < kKeys; ++i) {
-        if (s->Read(kTable, key(t, i), FieldSelector{}, &rs) != Status::Ok() ||
+        if (s->Read(table_, key(t, i), FieldSelector{}, &rs) != Status::Ok() ||
             FieldsOf(rs, 0) != MakeRecord(key(t, i))) {
           ++failures;
         }
         Owned upd = {{"field4", "updated-" + key(t, i)}};
         auto v = Views(upd);
-        if (s->Update(kTable, key(t, i), v) != Status::Ok()) ++failures;
+        if (s->Update(table_, key(t, i), v) != Status::Ok()) ++failures;
       }
     });
   }
@@ -350,7 +360,7 @@ TEST_P(ConformanceTest, ConcurrentSessionsOnDisjointKeys) {
     auto s = store_->NewSession(kThreads + 1);
     RecordSet rs;
     do {
-      if (s->Scan(kTable, "t", 100, FieldSelector{}, &rs) != Status::Ok()) ++failures;
+      if (s->Scan(table_, "t", 100, FieldSelector{}, &rs) != Status::Ok()) ++failures;
       for (std::size_t r = 1; r < rs.record_count(); ++r) {
         if (!(rs.key(r - 1) < rs.key(r))) ++failures;
       }
@@ -369,7 +379,7 @@ TEST_P(ConformanceTest, ConcurrentSessionsOnDisjointKeys) {
     }
   }
   if (scans) {
-    ASSERT_EQ(session_->Scan(kTable, "", 10000, FieldSelector{}, &out_), Status::Ok());
+    ASSERT_EQ(session_->Scan(table_, "", 10000, FieldSelector{}, &out_), Status::Ok());
     EXPECT_EQ(out_.record_count(), static_cast<std::size_t>(kThreads * kKeys));
   }
 }
@@ -390,7 +400,7 @@ TEST_P(ConformanceTest, PersistentBindingKeepsDataAcrossReopen) {
     ASSERT_EQ(Insert(k, MakeRecord(k)), Status::Ok());
   }
   ASSERT_EQ(Update("user7", {{"field1", "after-update"}}), Status::Ok());
-  ASSERT_EQ(session_->Delete(kTable, "user8"), Status::Ok());
+  ASSERT_EQ(session_->Delete(table_, "user8"), Status::Ok());
   CloseStore();
   Open();
   for (int i = 0; i < 100; ++i) {
@@ -411,7 +421,8 @@ TEST_P(ConformanceTest, DiskUsageOfPersistentBindingIsPositive) {
     ASSERT_EQ(Insert(k, MakeRecord(k)), Status::Ok());
   }
   std::optional<std::uint64_t> bytes = store_->DiskUsageBytes();
-  if (store_->capabilities().persistent) {
+  // A server may keep its data in memory (redis, memcached): no disk figure.
+  if (store_->capabilities().persistent && (!binding().server || bytes.has_value())) {
     ASSERT_TRUE(bytes.has_value());
     EXPECT_GT(*bytes, 0u);
   }
@@ -428,6 +439,8 @@ TEST_P(ConformanceTest, DocumentedPropertiesAreReadAndTheirDefaultsParse) {
     p.Set(spec.name, spec.default_value, "default");
   }
   if (binding().uses_dir) p.Set(binding().name + ".dir", dir_ + "/defaults");
+  for (const auto& [k, v] : server_) p.Set(k, v);  // where the test's server is
+  p.Set("table", table_);
   store_ = binding().open(p, OpenContext{});
   for (const PropertySpec& spec : binding().properties) {
     EXPECT_TRUE(p.IsKnown(spec.name)) << spec.name << " is documented but never read";
