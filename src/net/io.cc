@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -23,6 +24,24 @@
 
 #include "net/fiber_scheduler.h"
 #include "runner/clock.h"
+
+#if defined(STOREBENCH_FIBER_UCONTEXT)
+// Debian's libboost_context is built for fcontext, so the ucontext variant's
+// one out-of-line function (the thread's current activation record, which
+// starts as a record for the thread's own stack) is not in it: defined here,
+// for the sanitizer build only.
+namespace boost::context::detail {
+fiber_activation_record*& fiber_activation_record::current() noexcept {
+  thread_local std::unique_ptr<fiber_activation_record> main_record;
+  thread_local fiber_activation_record* current_record = nullptr;
+  if (current_record == nullptr) {
+    main_record = std::make_unique<fiber_activation_record>();
+    current_record = main_record.get();
+  }
+  return current_record;
+}
+}  // namespace boost::context::detail
+#endif
 
 namespace storebench::io {
 
