@@ -19,7 +19,8 @@
 #     is an executable; build it yourself from its public source outside this
 #     repository. Run with --distinct-client-seed: without it all 50
 #     connections draw the same key sequence.
-#   storebench's redis binding (build/default/storebench), layout=string,
+#   storebench's redis binding (build/default/storebench), layout=string, update=replace
+#     (an update is one SET XX, as memtier's SET; the default merge is GET + SET),
 #     fieldcount=1, fieldlength=100, YCSB readproportion=0.5 updateproportion=0.5.
 #
 # Usage: bench/redis_compare.sh          (after scripts/setup.sh and scripts/build.sh default)
@@ -142,7 +143,8 @@ log "prefilling $KEYS keys with $VALUE-byte values for redis-benchmark and for m
 prefill "key:" "%012d" 0 $((KEYS - 1))
 prefill "memtier-" "%d" 1 "$KEYS"
 
-sb_common=(-p redis.layout=string -p recordcount=$KEYS -p fieldcount=1 -p fieldlength=$VALUE
+sb_common=(-p redis.layout=string -p redis.update=replace -p writeallfields=true
+           -p recordcount=$KEYS -p fieldcount=1 -p fieldlength=$VALUE
            -threads 1 -p connections="$CONNS")
 sb_status="" sb_props=()
 if [ ! -x "$SB" ]; then

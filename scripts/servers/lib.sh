@@ -12,21 +12,27 @@ set -euo pipefail
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 
-# A TCP port on 127.0.0.1 that nothing answers on right now.
+# A TCP port on 127.0.0.1 that nothing answers on right now, below the
+# kernel's ephemeral range (ip_local_port_range), so that no client
+# connection's local port can take it between now and the server's bind.
 free_port() {
-  local p
+  local p low
+  low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  [ "$low" -gt 11000 ] 2>/dev/null || low=32768
   for _ in $(seq 1 200); do
-    p=$((20000 + RANDOM % 40000))
+    p=$((10000 + RANDOM % (low - 10000)))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
   done
   die "no free port found"
 }
 
-# Runs "$@" every 0.1 s until it succeeds; fails after $WAIT_S seconds (default 30).
+# Runs "$@" every 0.1 s until it succeeds; fails after $WAIT_S seconds
+# (default 30), or at once when the process $WAIT_PID (if set) has exited.
 wait_for() {
   local tries=$(( ${WAIT_S:-30} * 10 ))
   for _ in $(seq 1 "$tries"); do
     if "$@" >/dev/null 2>&1; then return 0; fi
+    if [ -n "${WAIT_PID:-}" ] && ! alive "$WAIT_PID"; then return 1; fi
     sleep 0.1
   done
   return 1

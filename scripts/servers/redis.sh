@@ -30,7 +30,7 @@ case "$cmd" in
     fi
     redis-server "${args[@]}" </dev/null >/dev/null 2>&1 &
     echo $! >> "$dir/pids"
-    if ! wait_for redis-cli -h 127.0.0.1 -p "$port" "${auth[@]}" ping; then
+    if ! WAIT_PID=$! wait_for redis-cli -h 127.0.0.1 -p "$port" "${auth[@]}" ping; then
       tail -5 "$dir/redis.log" >&2 || true
       die "redis-server did not answer on 127.0.0.1:$port"
     fi

@@ -29,6 +29,8 @@
 //            it in between) retries the whole read-merge-write, up to
 //            kCasAttempts times, then returns ABORTED; EN/NF is NOT_FOUND
 //            (nothing is created). Atomic: no concurrent update is lost.
+//            With memcached.update=replace: one "ms <key> MR" of the given
+//            fields (stored only if the key exists, else NS = NOT_FOUND).
 //   Delete = md; NF is NOT_FOUND
 //   Scan   = not supported (memcached keeps no key order)
 //
@@ -41,11 +43,11 @@
 // with the operation's deadline (memcached.timeout_ms).
 //
 // memcached.pipeline > 1: the clients of one ClientSlot {thread, connection}
-// (fibers of one thread) share one connection per host
-// (NewClientSession). For now they take turns on it, one request and its
-// reply at a time (FiberLock); net/pipeline.h will let them queue requests
-// in one write. A request is "append bytes to out()", its reply is parsed by
-// ParseReply (0 while incomplete), so plugging in the pipeline is local.
+// (fibers of one thread) share one connection per host (NewClientSession),
+// through a net::Pipeline: their requests go out in one write and the
+// replies come back in order. Each reply is copied into the session's own
+// buffer before it is read, so no session reads a connection another may be
+// reading.
 //
 // Authentication: memcached's ASCII authentication (-Y authfile, memcached
 // >= 1.5.15): a connection sends "set <any> 0 0 <n>\r\n<user> <password>\r\n"
@@ -71,6 +73,7 @@
 #include "db/binding.h"
 #include "db/record_codec.h"
 #include "net/io.h"
+#include "net/pipeline.h"
 #include "net/socket.h"
 
 namespace storebench {
@@ -87,6 +90,7 @@ struct MemcachedOptions {
   std::int64_t exptime = 0;
   std::string user;
   std::string password;
+  bool replace_on_update = false;  // memcached.update=replace
 };
 
 MemcachedOptions ParseOptions(const Properties& props) {
@@ -96,6 +100,7 @@ MemcachedOptions ParseOptions(const Properties& props) {
   o.timeout_ms = props.GetInt("memcached.timeout_ms", 5000, 1, 3'600'000);
   o.pipeline = static_cast<int>(props.GetInt("memcached.pipeline", 1, 1, 1024));
   o.exptime = props.GetInt("memcached.exptime", 0, 0, 0xffffffffLL);
+  o.replace_on_update = props.GetChoice("memcached.update", "merge", {"merge", "replace"}) == "replace";
   o.user = props.GetString("memcached.user", "");
   o.password = props.GetString("memcached.password", "");
   if (o.password.empty()) {
@@ -240,63 +245,35 @@ struct HostInfo {
   bool needs_auth = false;  // the server answered "CLIENT_ERROR unauthenticated"
 };
 
-// One connection to one host: the TcpConnection plus the per-connection
-// setup (authentication) replayed after every reconnect. A request is
-// "append its bytes to out()"; Exchange() writes and reads one reply.
+// One connection to one host and the pipeline over it: the clients sharing
+// it queue their requests, one write carries them all, the replies are
+// handed back in order. Authentication is replayed after every reconnect,
+// before any queued request is written.
 class HostConnection {
  public:
-  HostConnection(const HostInfo& host, const MemcachedOptions& o) : host_(host), opts_(o), tcp_(host.endpoint) {}
+  HostConnection(const HostInfo& host, const MemcachedOptions& o, int sharers)
+      : host_(host), opts_(o), tcp_(host.endpoint), pipe_(&tcp_, [this](net::TcpConnection& c) { return Authenticate(c); }) {
+    pipe_.set_sharers(sharers);
+  }
 
-  // Connected (reconnected and authenticated when needed) before deadline.
-  Status Ready(std::int64_t deadline) {
-    bool reconnected = false;
-    Status s = tcp_.Ensure(deadline, &reconnected);
+  // Sends what `write(out)` appends (one request) and waits for its reply,
+  // which is copied into *buf; *r views it there. ERROR when the reply
+  // leaves the stream out of step (ERROR / CLIENT_ERROR: the connection is
+  // dropped, and with it every request queued behind this one).
+  template <typename Write>
+  Status Exchange(std::int64_t deadline, Write&& write, std::string* buf, Reply* r) {
+    auto parse = [buf](std::string_view in) -> std::size_t {
+      Reply probe;
+      const std::ptrdiff_t n = ParseReply(in, &probe);
+      if (n < 0 || (n > 0 && probe.Desyncs())) return net::Pipeline::kBroken;
+      if (n == 0) return 0;
+      buf->assign(in.data(), static_cast<std::size_t>(n));
+      return static_cast<std::size_t>(n);
+    };
+    Status s = pipe_.Call(write, parse, deadline);
     if (!s.ok()) return s;
-    if (reconnected && host_.needs_auth) {
-      tcp_.out().clear();
-      AppendAuth(opts_.user, opts_.password, &tcp_.out());
-      Reply r;
-      s = Exchange(deadline, &r);
-      if (!s.ok()) return s;
-      const bool ok = r.Is("STORED");
-      Done();
-      if (!ok) {
-        tcp_.Disconnect();
-        return Status::Error();
-      }
-    }
+    ParseReply(*buf, r);
     return Status::Ok();
-  }
-
-  std::string& out() { return tcp_.out(); }
-
-  // Writes out() and waits for one complete reply, left in *r until Done().
-  Status Exchange(std::int64_t deadline, Reply* r) {
-    Status s = tcp_.Flush(deadline);
-    if (!s.ok()) return s;
-    for (;;) {
-      const std::ptrdiff_t n = ParseReply(tcp_.in(), r);
-      if (n > 0) {
-        pending_ = static_cast<std::size_t>(n);
-        if (r->Desyncs()) {  // we may no longer know where the next reply starts
-          Done();
-          tcp_.Disconnect();
-          return Status::Error();
-        }
-        return Status::Ok();
-      }
-      if (n < 0) {
-        tcp_.Disconnect();
-        return Status::Error();
-      }
-      s = tcp_.Fill(deadline);
-      if (!s.ok()) return s;
-    }
-  }
-  // Drops the reply Exchange returned.
-  void Done() {
-    tcp_.Consume(pending_);
-    pending_ = 0;
   }
 
   static void AppendAuth(const std::string& user, const std::string& password, std::string* out) {
@@ -308,50 +285,36 @@ class HostConnection {
   }
 
  private:
+  // The per-connection setup, on a fresh connection nobody else uses yet.
+  Status Authenticate(net::TcpConnection& c) {
+    if (!host_.needs_auth) return Status::Ok();
+    const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+    AppendAuth(opts_.user, opts_.password, &c.out());
+    if (Status s = c.Flush(deadline); !s.ok()) return s;
+    Reply r;
+    std::ptrdiff_t n = 0;
+    while ((n = ParseReply(c.in(), &r)) == 0) {
+      if (Status s = c.Fill(deadline); !s.ok()) return s;
+    }
+    const bool ok = n > 0 && r.Is("STORED");
+    if (n > 0) c.Consume(static_cast<std::size_t>(n));
+    return ok ? Status::Ok() : Status::Error();
+  }
+
   const HostInfo& host_;
   const MemcachedOptions& opts_;
   net::TcpConnection tcp_;
-  std::size_t pending_ = 0;
-};
-
-// Serialises the clients (fibers of one thread) that share a connection:
-// one request and its reply at a time. Clients of one thread only, so no
-// atomics; outside a fiber nobody can be waiting.
-class FiberLock {
- public:
-  void Lock() {
-    while (held_) {
-      io::Fiber* self = io::Current();
-      if (self == nullptr) break;  // not a fiber: no other client runs meanwhile
-      waiters_.push_back(self);
-      io::Suspend();
-    }
-    held_ = true;
-  }
-  void Unlock() {
-    held_ = false;
-    if (next_ < waiters_.size()) {
-      io::Wake(waiters_[next_++]);
-      if (next_ == waiters_.size()) waiters_.clear(), next_ = 0;
-    }
-  }
-
- private:
-  bool held_ = false;
-  std::vector<io::Fiber*> waiters_;  // FIFO: [next_, size) wait
-  std::size_t next_ = 0;
+  net::Pipeline pipe_;
 };
 
 // One connection per host, shared by the sessions of one ClientSlot
 // {thread, connection} when memcached.pipeline > 1 (else one per session).
 struct ConnectionSet {
-  ConnectionSet(const std::vector<HostInfo>& hosts, const MemcachedOptions& o) {
+  ConnectionSet(const std::vector<HostInfo>& hosts, const MemcachedOptions& o, int sharers) {
     conns.reserve(hosts.size());
-    for (const auto& h : hosts) conns.push_back(std::make_unique<HostConnection>(h, o));
-    locks = std::vector<FiberLock>(hosts.size());
+    for (const auto& h : hosts) conns.push_back(std::make_unique<HostConnection>(h, o, sharers));
   }
   std::vector<std::unique_ptr<HostConnection>> conns;
-  std::vector<FiberLock> locks;
 };
 
 // ---- session ---------------------------------------------------------------
@@ -366,21 +329,18 @@ class MemcachedSession final : public Session {
       out->Clear();
       const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
       HostConnection* c = nullptr;
-      Release release(this);
-      if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
-      AppendCommand("mg", " v");
+      if (Status s = Prepare(table, key, &c); !s.ok()) return s;
       Reply r;
-      if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
-      Status st = Status::Error();
-      if (r.Is("VA")) {
-        out->BeginRecord(key);
-        st = DecodeRecord(r.value, fields, out) ? Status::Ok() : Status::Error();
-        if (!st.ok()) out->Clear();
-      } else if (r.Is("EN")) {
-        st = Status::NotFound();
+      if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendCommand(o, "mg", " v"); }, &reply_, &r);
+          !s.ok()) {
+        return s;
       }
-      c->Done();
-      return st;
+      if (r.Is("EN")) return Status::NotFound();
+      if (!r.Is("VA")) return Status::Error();
+      out->BeginRecord(key);
+      if (DecodeRecord(r.value, fields, out)) return Status::Ok();
+      out->Clear();
+      return Status::Error();
     });
   }
 
@@ -393,31 +353,31 @@ class MemcachedSession final : public Session {
     return Guard([&] {
       const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
       HostConnection* c = nullptr;
-      Release release(this);
-      if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
-      for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
-        AppendCommand("mg", " v c");
+      if (Status s = Prepare(table, key, &c); !s.ok()) return s;
+      if (opts_.replace_on_update) {  // one "ms ... MR": stored only where the key exists
+        EncodeRecord(values, &value_);
         Reply r;
-        if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
-        if (r.Is("EN")) {
-          c->Done();
-          return Status::NotFound();
+        if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendSet(o, 0, true); }, &reply_, &r); !s.ok()) {
+          return s;
         }
-        if (!r.Is("VA") || !r.has_cas) {
-          c->Done();
-          return Status::Error();
+        return r.Is("HD") ? Status::Ok() : r.Is("NS") ? Status::NotFound() : Status::Error();
+      }
+      for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
+        Reply r;
+        if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendCommand(o, "mg", " v c"); }, &reply_, &r);
+            !s.ok()) {
+          return s;
         }
+        if (r.Is("EN")) return Status::NotFound();
+        if (!r.Is("VA") || !r.has_cas) return Status::Error();
         const std::uint64_t cas = r.cas;
-        const bool merged = MergeRecord(r.value, values, &value_);
-        c->Done();
-        if (!merged) return Status::Error();
-        AppendSet(cas);
-        if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
-        const bool stored = r.Is("HD"), changed = r.Is("EX"), gone = r.Is("NF");
-        c->Done();
-        if (stored) return Status::Ok();
-        if (gone) return Status::NotFound();  // deleted since our read
-        if (!changed) return Status::Error();
+        if (!MergeRecord(r.value, values, &value_)) return Status::Error();
+        if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendSet(o, cas); }, &reply_, &r); !s.ok()) {
+          return s;
+        }
+        if (r.Is("HD")) return Status::Ok();
+        if (r.Is("NF")) return Status::NotFound();  // deleted since our read
+        if (!r.Is("EX")) return Status::Error();     // EX: changed since our read, try again
       }
       return Status(Status::kAborted);
     });
@@ -427,15 +387,13 @@ class MemcachedSession final : public Session {
     return Guard([&] {
       const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
       HostConnection* c = nullptr;
-      Release release(this);
-      if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
+      if (Status s = Prepare(table, key, &c); !s.ok()) return s;
       EncodeRecord(values, &value_);
-      AppendSet(0);
       Reply r;
-      if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
-      const bool ok = r.Is("HD");
-      c->Done();
-      return ok ? Status::Ok() : Status::Error();
+      if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendSet(o, 0); }, &reply_, &r); !s.ok()) {
+        return s;
+      }
+      return r.Is("HD") ? Status::Ok() : Status::Error();
     });
   }
 
@@ -443,22 +401,21 @@ class MemcachedSession final : public Session {
     return Guard([&] {
       const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
       HostConnection* c = nullptr;
-      Release release(this);
-      if (Status s = Prepare(table, key, deadline, &c); !s.ok()) return s;
-      AppendCommand("md", "");
+      if (Status s = Prepare(table, key, &c); !s.ok()) return s;
       Reply r;
-      if (Status s = c->Exchange(deadline, &r); !s.ok()) return s;
-      const Status st = r.Is("HD") ? Status::Ok() : r.Is("NF") ? Status::NotFound() : Status::Error();
-      c->Done();
-      return st;
+      if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendCommand(o, "md", ""); }, &reply_, &r);
+          !s.ok()) {
+        return s;
+      }
+      return r.Is("HD") ? Status::Ok() : r.Is("NF") ? Status::NotFound() : Status::Error();
     });
   }
 
  private:
   // Builds the memcached key of (table, key) into key_ (its token in
-  // key_token_, binary_ when base64), picks its host and makes sure that
-  // connection is up. ERROR for a key memcached cannot take.
-  Status Prepare(std::string_view table, std::string_view key, std::int64_t deadline, HostConnection** c) {
+  // key_token_, binary_ when base64) and picks its host's connection.
+  // ERROR for a key memcached cannot take.
+  Status Prepare(std::string_view table, std::string_view key, HostConnection** c) {
     key_.assign(table.data(), table.size());
     key_.push_back('-');
     key_.append(key.data(), key.size());
@@ -472,28 +429,23 @@ class MemcachedSession final : public Session {
     }
     const std::size_t n = set_->conns.size();
     const std::size_t host = n == 1 ? 0 : static_cast<std::size_t>(JumpHash(Fnv1a64(key_), static_cast<int>(n)));
-    set_->locks[host].Lock();
-    locked_ = static_cast<int>(host);
-    *c = current_ = set_->conns[host].get();
-    Status s = (*c)->Ready(deadline);
-    if (s.ok()) (*c)->out().clear();
-    return s;
+    *c = set_->conns[host].get();
+    return Status::Ok();
   }
 
-  // "<cmd> <key>[ b]<flags>\r\n" into the connection's output.
-  void AppendCommand(std::string_view cmd, std::string_view flags) {
-    std::string& out = current_->out();
+  // "<cmd> <key>[ b]<flags>\r\n".
+  void AppendCommand(std::string& out, std::string_view cmd, std::string_view flags) const {
     out.append(cmd).append(" ").append(key_token_);
     if (binary_) out.append(" b");
     out.append(flags).append("\r\n");
   }
 
-  // "ms <key> <len>[ b][ T<exptime>][ C<cas>]\r\n<value_>\r\n".
-  void AppendSet(std::uint64_t cas) {
-    std::string& out = current_->out();
+  // "ms <key> <len>[ b][ T<exptime>][ C<cas>][ MR]\r\n<value_>\r\n".
+  void AppendSet(std::string& out, std::uint64_t cas, bool replace = false) const {
     out.append("ms ").append(key_token_).append(" ");
     AppendNumber(value_.size(), &out);
     if (binary_) out.append(" b");
+    if (replace) out.append(" MR");
     if (opts_.exptime > 0) {
       out.append(" T");
       AppendNumber(static_cast<std::uint64_t>(opts_.exptime), &out);
@@ -505,21 +457,10 @@ class MemcachedSession final : public Session {
     out.append("\r\n").append(value_).append("\r\n");
   }
 
-  // Unlocks the connection an operation locked in Prepare, on every return.
-  struct Release {
-    explicit Release(MemcachedSession* s) : session(s) {}
-    ~Release() {
-      if (session->locked_ >= 0) session->set_->locks[static_cast<std::size_t>(session->locked_)].Unlock();
-      session->locked_ = -1;
-    }
-    MemcachedSession* session;
-  };
-
   const MemcachedOptions& opts_;
   std::shared_ptr<ConnectionSet> set_;
-  int locked_ = -1;  // the host whose connection this operation holds
-  HostConnection* current_ = nullptr;  // the connection of the key Prepare saw last
   std::string key_, key_token_, value_;
+  std::string reply_;  // the last reply, copied out of the connection
   bool binary_ = false;
 };
 
@@ -557,7 +498,7 @@ class MemcachedStore final : public Store {
   }
 
   std::unique_ptr<Session> NewSession(int) override {
-    return std::make_unique<MemcachedSession>(std::make_shared<ConnectionSet>(hosts_, opts_), opts_);
+    return std::make_unique<MemcachedSession>(std::make_shared<ConnectionSet>(hosts_, opts_, 1), opts_);
   }
 
   // With memcached.pipeline > 1 the clients of one {thread, connection}
@@ -568,7 +509,7 @@ class MemcachedStore final : public Store {
     std::weak_ptr<ConnectionSet>& entry = shared_[{slot.thread, slot.connection}];
     std::shared_ptr<ConnectionSet> set = entry.lock();
     if (!set) {
-      set = std::make_shared<ConnectionSet>(hosts_, opts_);
+      set = std::make_shared<ConnectionSet>(hosts_, opts_, opts_.pipeline);
       entry = set;
     }
     return std::make_unique<MemcachedSession>(std::move(set), opts_);
@@ -579,7 +520,7 @@ class MemcachedStore final : public Store {
     c.scan = false;
     c.why_no_scan = "memcached keeps no key order";
     c.persistent = true;      // the server keeps the data after the process
-    c.atomic_update = true;   // CAS: a concurrent change makes the update retry
+    c.atomic_update = !opts_.replace_on_update;  // CAS: a concurrent change makes the update retry
     c.waits_through_io = true;
     c.pipeline = opts_.pipeline;
     return c;
@@ -698,6 +639,9 @@ const BindingInfo& memcached_binding() {
                "comma-separated host:port list; keys are spread over them by jump consistent hashing"},
               {"memcached.timeout_ms", "5000", "per-operation timeout in milliseconds (connect timeout too)"},
               {"memcached.pipeline", "1", "clients sharing one connection per host (pipelined requests)"},
+              {"memcached.update", "merge",
+               "merge = mg, merge the fields, ms with CAS (keeps other fields; atomic); replace = one ms MR of "
+               "the given fields (as memtier's set; right when updates write every field, e.g. writeallfields=true)"},
               {"memcached.exptime", "0", "item expiry in seconds (0 = never; > 30 days = a Unix time)"},
               {"memcached.user", "", "user for memcached's ASCII authentication (-Y authfile)"},
               {"memcached.password", "",

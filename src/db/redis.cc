@@ -34,7 +34,9 @@
 //          are loaded on that connection again and the command is retried.
 //   string one value per key (memtier-style): the record encoded with the
 //          shared record codec; Insert = SET, Read = GET, Update = GET +
-//          MergeRecord + SET XX (two round trips, not atomic), Delete = DEL.
+//          MergeRecord + SET XX (two round trips, not atomic), or with
+//          redis.update=replace one SET XX of the given fields (memtier's
+//          SET: right when every update writes every field), Delete = DEL.
 //          No index, so no scans.
 //
 // Cluster (redis.cluster=true; redis.host/port = any node): the slot map
@@ -45,7 +47,12 @@
 //
 // Pipelining (redis.pipeline=N): the runner hosts N clients per connection;
 // NewClientSession gives the clients of one {thread, connection} one shared
-// Client, used by one of them at a time (the others wait in a fiber queue).
+// Client, whose net::Pipeline per node queues their commands, sends them in
+// one write and hands each its reply in order (as memtier's --pipeline, but
+// every operation keeps its own latency). Each reply is copied into the
+// session's buffer before it is parsed, so a session never reads a
+// connection another client may be reading. A scan's record fetches go as
+// one pipelined write per node.
 //
 // Failures: no connection -> SERVICE_UNAVAILABLE (TcpConnection reconnects
 // with backoff on a later operation, then AUTH/SELECT are replayed); a
@@ -70,6 +77,7 @@
 #include "db/binding.h"
 #include "db/record_codec.h"
 #include "net/io.h"
+#include "net/pipeline.h"
 #include "net/socket.h"
 
 namespace storebench {
@@ -325,6 +333,7 @@ struct RedisOptions {
   int database = 0;
   std::int64_t timeout_ms = 5000;
   Layout layout = Layout::kHash;
+  bool replace_on_update = false;  // redis.update=replace (string layout)
   int pipeline = 1;
 };
 
@@ -349,6 +358,10 @@ RedisOptions ParseOptions(const Properties& props) {
   o.timeout_ms = props.GetInt("redis.timeout_ms", 5000, 1, std::int64_t{1} << 40);
   o.layout = props.GetChoice("redis.layout", "hash", {"hash", "string"}) == "string" ? Layout::kString : Layout::kHash;
   o.pipeline = static_cast<int>(props.GetInt("redis.pipeline", 1, 1, 1024));
+  o.replace_on_update = props.GetChoice("redis.update", "merge", {"merge", "replace"}) == "replace";
+  if (o.replace_on_update && o.layout != Layout::kString) {
+    throw ConfigError("property 'redis.update=replace' needs redis.layout=string (a hash update sets only its fields)");
+  }
   return o;
 }
 
@@ -385,45 +398,22 @@ class RedisStore;
 // ---------------------------------------------------------------------------
 // Client: the connections of one session (or of the pipelined sessions of
 // one {thread, connection}), one per node, and the protocol over them.
-// Used from one thread; `Hold` serialises the fibers that share it.
+// Used from one thread. Every request goes through the node's
+// net::Pipeline: the clients sharing this Client queue their commands, one
+// of them writes them all in one send and reads the replies back in order,
+// and each reply is copied out of the connection into the caller's own
+// buffer (so it stays valid whoever reads next).
 
 class Client {
  public:
-  Client(RedisStore* store, const RedisOptions& o, const SlotMap& map, std::vector<std::string> shas)
-      : store_(store), o_(o), map_(map), shas_(std::move(shas)) {
+  Client(RedisStore* store, const RedisOptions& o, const SlotMap& map, std::vector<std::string> shas, int sharers)
+      : store_(store), o_(o), map_(map), shas_(std::move(shas)), sharers_(sharers) {
     if (!o_.cluster || map_.nodes.empty()) {  // (an empty map: the store's setup client)
       map_.nodes = {o_.seed};
       std::fill(map_.slot_node.begin(), map_.slot_node.end(), 0);
     }
-    conns_.resize(map_.nodes.size());
+    links_.resize(map_.nodes.size());
   }
-
-  // Exclusive use of the client by one fiber for one operation.
-  class Hold {
-   public:
-    explicit Hold(Client& c) : c_(c) {
-      while (c_.busy_) {
-        io::Fiber* self = io::Current();
-        if (self == nullptr) break;  // not a fiber: nobody else can hold it
-        c_.waiters_.push_back(self);
-        io::Suspend();
-      }
-      c_.busy_ = true;
-    }
-    ~Hold() {
-      c_.busy_ = false;
-      if (!c_.waiters_.empty()) {
-        io::Fiber* next = c_.waiters_.front();
-        c_.waiters_.erase(c_.waiters_.begin());
-        io::Wake(next);
-      }
-    }
-    Hold(const Hold&) = delete;
-    Hold& operator=(const Hold&) = delete;
-
-   private:
-    Client& c_;
-  };
 
   std::uint16_t NodeFor(std::string_view key) const {
     if (!o_.cluster) return 0;
@@ -431,23 +421,12 @@ class Client {
   }
   std::size_t node_count() const { return map_.nodes.size(); }
 
-  net::TcpConnection& Conn(std::uint16_t node) {
-    if (conns_.size() < map_.nodes.size()) conns_.resize(map_.nodes.size());
-    auto& c = conns_[node];
-    if (!c) c = std::make_unique<net::TcpConnection>(map_.nodes[node]);
-    return *c;
-  }
+  // The connection to `node` (opened on first use by the pipeline, with
+  // AUTH/SELECT replayed after every reconnect).
+  net::TcpConnection& Conn(std::uint16_t node) { return Link(node).conn; }
 
-  // Connected (reconnecting when the backoff allows) with AUTH/SELECT done.
-  // On a refused handshake *error (if given) says why.
-  Status Ready(std::uint16_t node, std::int64_t deadline, std::string* error = nullptr) {
-    net::TcpConnection& c = Conn(node);
-    bool reconnected = false;
-    Status st = c.Ensure(deadline, &reconnected);
-    if (!st.ok() || !reconnected) return st;
-    return Handshake(c, deadline, error);
-  }
-
+  // Sends AUTH/SELECT on a fresh connection and checks their replies. On a
+  // refused handshake *error (if given) says why.
   Status Handshake(net::TcpConnection& c, std::int64_t deadline, std::string* error) {
     int replies = 0;
     std::string& out = c.out();
@@ -469,107 +448,100 @@ class Client {
     if (!st.ok()) return st;
     Status result = Status::Ok();
     for (int i = 0; i < replies; ++i) {
-      std::string_view r;
-      st = Await(c, deadline, &r);
-      if (!st.ok()) return st;
-      Item it = ReplyCursor(r).Next();
+      std::size_t n = 0;
+      while ((n = ParseReply(c.in())) == 0) {
+        if (st = c.Fill(deadline); !st.ok()) return st;
+      }
+      if (n == kBadReply) {
+        c.Disconnect();
+        return Status::Error();
+      }
+      Item it = ReplyCursor(c.in().substr(0, n)).Next();
       if (it.error() && result.ok()) {
         if (error != nullptr) *error = std::string(it.str);
         result = Status::Error();
       }
-      c.Consume(r.size());
+      c.Consume(n);
     }
     if (!result.ok()) c.Disconnect();
     return result;
   }
 
-  // Waits for the next complete reply on `c`; *reply views it at the front
-  // of c.in() (the caller consumes it).
-  static Status Await(net::TcpConnection& c, std::int64_t deadline, std::string_view* reply) {
-    for (;;) {
-      const std::size_t n = ParseReply(c.in());
-      if (n == kBadReply) {
-        c.Disconnect();
-        return Status::Error();
+  // Sends what `enc(out)` appends (it may be several commands) to `node` and
+  // waits for `replies` replies; the first `skip` of them are dropped, the
+  // others are copied, back to back, into *buf. No redirection handling.
+  template <typename Enc>
+  Status Exchange(std::uint16_t node, std::int64_t deadline, Enc&& enc, std::size_t replies, std::size_t skip,
+                  std::string* buf) {
+    auto parse = [&](std::string_view in) -> std::size_t {
+      std::size_t pos = 0, start = 0;
+      for (std::size_t i = 0; i < replies; ++i) {
+        const std::size_t n = ParseReply(in.substr(pos));
+        if (n == kBadReply) return net::Pipeline::kBroken;
+        if (n == 0) return 0;
+        pos += n;
+        if (i < skip) start = pos;
       }
-      if (n > 0) {
-        *reply = c.in().substr(0, n);
-        return Status::Ok();
-      }
-      Status st = c.Fill(deadline);
-      if (!st.ok()) return st;
-    }
+      buf->assign(in.data() + start, pos - start);
+      return pos;
+    };
+    return Link(node).pipe.Call(enc, parse, deadline);
   }
 
   // Sends one command (written by `enc(out)`) to the node serving `route`
   // and waits for its reply, following MOVED/ASK and reloading the scripts
-  // on NOSCRIPT. On OK, *reply views the reply at the front of (*conn)->in();
-  // the caller consumes it. Error replies other than those are returned as
-  // replies (OK status) for the caller to judge.
+  // on NOSCRIPT. On OK, *reply holds the reply. Error replies other than
+  // those are returned as replies (OK status) for the caller to judge.
   template <typename Enc>
-  Status Call(std::string_view route, std::int64_t deadline, Enc&& enc, net::TcpConnection** conn,
-              std::string_view* reply) {
-    return CallAt(NodeFor(route), deadline, enc, conn, reply);
+  Status Call(std::string_view route, std::int64_t deadline, Enc&& enc, std::string* reply) {
+    return CallAt(NodeFor(route), deadline, enc, reply);
   }
 
   template <typename Enc>
-  Status CallAt(std::uint16_t node, std::int64_t deadline, Enc&& enc, net::TcpConnection** conn,
-                std::string_view* reply) {
+  Status CallAt(std::uint16_t node, std::int64_t deadline, Enc&& enc, std::string* reply) {
     bool asking = false;
     bool reloaded = false;
     for (int attempt = 0; attempt <= kMaxRedirects; ++attempt) {
       if (node == kNoNode) return Status::Error();  // slot not served
-      Status st = Ready(node, deadline);
+      const bool ask = asking;
+      auto write = [&](std::string& out) {
+        if (ask) {
+          Header(out, '*', 1);
+          Arg(out, "ASKING");
+        }
+        enc(out);
+      };
+      Status st = Exchange(node, deadline, write, ask ? 2 : 1, ask ? 1 : 0, reply);
       if (!st.ok()) return st;
-      net::TcpConnection& c = Conn(node);
-      if (asking) {
-        Header(c.out(), '*', 1);
-        Arg(c.out(), "ASKING");
-      }
-      enc(c.out());
-      st = c.Flush(deadline);
-      if (!st.ok()) return st;
-      std::string_view r;
-      const bool asked = asking;
-      if (asking) {
-        st = Await(c, deadline, &r);
-        if (!st.ok()) return st;
-        c.Consume(r.size());
-        asking = false;
-      }
-      st = Await(c, deadline, &r);
-      if (!st.ok()) return st;
+      asking = false;
+      const std::string_view r = *reply;
       if (r[0] == '-') {
         const std::string_view err = r.substr(1, r.size() - 3);
+        const std::string& host = map_.nodes[node].host;
         int slot = 0;
         net::Endpoint ep;
-        if (StartsWith(err, "MOVED ") && ParseRedirect(err, c.endpoint().host, &slot, &ep)) {
-          c.Consume(r.size());
+        if (StartsWith(err, "MOVED ") && ParseRedirect(err, host, &slot, &ep)) {
           CountMoved();
           map_.slot_node[static_cast<std::size_t>(slot)] = map_.FindOrAdd(ep);
           node = map_.slot_node[static_cast<std::size_t>(slot)];
           Refresh(node, deadline);  // the rest of the map probably moved too
           continue;
         }
-        if (StartsWith(err, "ASK ") && ParseRedirect(err, c.endpoint().host, &slot, &ep)) {
-          c.Consume(r.size());
+        if (StartsWith(err, "ASK ") && ParseRedirect(err, host, &slot, &ep)) {
           CountAsk();
           node = map_.FindOrAdd(ep);
           asking = true;
           continue;
         }
         if (StartsWith(err, "NOSCRIPT") && !reloaded) {
-          c.Consume(r.size());
           reloaded = true;
-          st = LoadScripts(c, deadline);
+          st = LoadScripts(node, deadline);
           if (!st.ok()) return st;
-          asking = asked;  // still the importing node's key
+          asking = ask;  // still the importing node's key
           --attempt;
           continue;
         }
       }
-      *conn = &c;
-      *reply = r;
       return Status::Ok();
     }
     return Status::Error();  // redirected too often
@@ -578,37 +550,35 @@ class Client {
   // Re-reads the slot map from `node` (cluster mode). Best effort.
   void Refresh(std::uint16_t node, std::int64_t deadline) {
     if (!o_.cluster) return;
-    net::TcpConnection* c = nullptr;
-    std::string_view r;
     auto enc = [](std::string& out) {
       Header(out, '*', 2);
       Arg(out, "CLUSTER");
       Arg(out, "SLOTS");
     };
-    if (!CallAt(node, deadline, enc, &c, &r).ok()) return;
-    const std::string host = c->endpoint().host;
-    map_.Apply(r, host);
-    c->Consume(r.size());
+    std::string reply;  // (rare: no reused buffer, which a sharing client could overwrite)
+    if (!CallAt(node, deadline, enc, &reply).ok()) return;
+    const std::string host = map_.nodes[node].host;
+    map_.Apply(reply, host);
   }
 
-  Status LoadScripts(net::TcpConnection& c, std::int64_t deadline) {
-    for (std::string_view s : kScripts) {
-      Header(c.out(), '*', 3);
-      Arg(c.out(), "SCRIPT");
-      Arg(c.out(), "LOAD");
-      Arg(c.out(), s);
-    }
-    Status st = c.Flush(deadline);
+  Status LoadScripts(std::uint16_t node, std::int64_t deadline) {
+    auto enc = [](std::string& out) {
+      for (std::string_view s : kScripts) {
+        Header(out, '*', 3);
+        Arg(out, "SCRIPT");
+        Arg(out, "LOAD");
+        Arg(out, s);
+      }
+    };
+    std::string replies;
+    Status st = Exchange(node, deadline, enc, std::size(kScripts), 0, &replies);
     if (!st.ok()) return st;
-    Status result = Status::Ok();
-    for (std::size_t i = 0; i < std::size(kScripts); ++i) {
-      std::string_view r;
-      st = Await(c, deadline, &r);
-      if (!st.ok()) return st;
-      if (r[0] != '$') result = Status::Error();
-      c.Consume(r.size());
+    std::string_view r = replies;
+    while (!r.empty()) {
+      if (r[0] != '$') return Status::Error();
+      r.remove_prefix(ParseReply(r));
     }
-    return result;
+    return Status::Ok();
   }
 
   const std::string& sha(ScriptId id) const { return shas_[id]; }
@@ -617,13 +587,31 @@ class Client {
   void CountAsk();
 
  private:
+  struct NodeLink {
+    NodeLink(Client* client, net::Endpoint ep)
+        : conn(std::move(ep)), pipe(&conn, [client](net::TcpConnection& c) {
+            return client->Handshake(c, net::DeadlineAfterMs(client->o_.timeout_ms), nullptr);
+          }) {}
+    net::TcpConnection conn;
+    net::Pipeline pipe;
+  };
+
+  NodeLink& Link(std::uint16_t node) {
+    if (links_.size() < map_.nodes.size()) links_.resize(map_.nodes.size());
+    auto& l = links_[node];
+    if (!l) {
+      l = std::make_unique<NodeLink>(this, map_.nodes[node]);
+      l->pipe.set_sharers(sharers_);
+    }
+    return *l;
+  }
+
   RedisStore* store_;
   RedisOptions o_;
   SlotMap map_;
   std::vector<std::string> shas_;
-  std::vector<std::unique_ptr<net::TcpConnection>> conns_;
-  bool busy_ = false;
-  std::vector<io::Fiber*> waiters_;
+  int sharers_;
+  std::vector<std::unique_ptr<NodeLink>> links_;
 };
 
 // ---------------------------------------------------------------------------
@@ -632,7 +620,7 @@ class Client {
 class RedisStore : public Store {
  public:
   explicit RedisStore(const RedisOptions& o) : o_(o) {
-    admin_ = std::make_unique<Client>(this, o_, SlotMap{}, std::vector<std::string>(3));
+    admin_ = std::make_unique<Client>(this, o_, SlotMap{}, std::vector<std::string>(3), 1);
     const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
     std::string error;
     net::TcpConnection& c = admin_->Conn(0);
@@ -642,29 +630,23 @@ class RedisStore : public Store {
       throw SetupError("redis: " + o_.seed.ToString() + ": AUTH/SELECT refused: " + error);
     }
     // Catches a server that wants a password we do not have (NOAUTH).
-    std::string_view r;
-    net::TcpConnection* conn = nullptr;
-    Status st = admin_->CallAt(0, deadline, [](std::string& out) { Header(out, '*', 1); Arg(out, "PING"); }, &conn, &r);
+    std::string r;
+    Status st = admin_->CallAt(0, deadline, [](std::string& out) { Header(out, '*', 1); Arg(out, "PING"); }, &r);
     if (!st.ok()) throw SetupError("redis: " + o_.seed.ToString() + ": no answer to PING (" + std::string(st.name()) + ")");
-    if (r[0] == '-') {
-      std::string msg(r.substr(1, r.size() - 3));
-      throw SetupError("redis: " + o_.seed.ToString() + ": " + msg);
-    }
-    conn->Consume(r.size());
+    if (r[0] == '-') throw SetupError("redis: " + o_.seed.ToString() + ": " + r.substr(1, r.size() - 3));
     if (o_.cluster) {
       auto enc = [](std::string& out) {
         Header(out, '*', 2);
         Arg(out, "CLUSTER");
         Arg(out, "SLOTS");
       };
-      st = admin_->CallAt(0, deadline, enc, &conn, &r);
+      st = admin_->CallAt(0, deadline, enc, &r);
       if (!st.ok()) throw SetupError("redis: " + o_.seed.ToString() + ": no answer to CLUSTER SLOTS");
       if (r[0] == '-') {
-        throw SetupError("redis: " + o_.seed.ToString() + ": CLUSTER SLOTS: " +
-                         std::string(r.substr(1, r.size() - 3)) + " (is it a cluster node? redis.cluster=true)");
+        throw SetupError("redis: " + o_.seed.ToString() + ": CLUSTER SLOTS: " + r.substr(1, r.size() - 3) +
+                         " (is it a cluster node? redis.cluster=true)");
       }
       if (!map_.Apply(r, o_.seed.host)) throw SetupError("redis: " + o_.seed.ToString() + ": bad CLUSTER SLOTS reply");
-      conn->Consume(r.size());
       if (map_.nodes.empty()) throw SetupError("redis: " + o_.seed.ToString() + ": the cluster serves no slots");
     }
     if (o_.layout == Layout::kHash) {
@@ -677,20 +659,19 @@ class RedisStore : public Store {
               Arg(out, "LOAD");
               Arg(out, s);
             },
-            &conn, &r);
+            &r);
         if (!st.ok()) throw SetupError("redis: " + o_.seed.ToString() + ": no answer to SCRIPT LOAD");
         Item it = ReplyCursor(r).Next();
         if (it.type != '$' || it.n <= 0) {
           throw SetupError("redis: " + o_.seed.ToString() + ": SCRIPT LOAD: " + std::string(it.str));
         }
         shas_.emplace_back(it.str);
-        conn->Consume(r.size());
       }
     } else {
       shas_.resize(3);
     }
     // From now on the admin client (Stats) knows the cluster too.
-    admin_ = std::make_unique<Client>(this, o_, map_, shas_);
+    admin_ = std::make_unique<Client>(this, o_, map_, shas_, 1);
   }
 
   std::unique_ptr<Session> NewSession(int thread_id) override;
@@ -711,14 +692,12 @@ class RedisStore : public Store {
     std::vector<std::pair<std::string, std::string>> out;
     std::lock_guard lock(admin_mu_);
     const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
-    Client::Hold hold(*admin_);
-    net::TcpConnection* c = nullptr;
-    std::string_view r;
+    std::string r;
     auto info = [](std::string& o) {
       Header(o, '*', 1);
       Arg(o, "INFO");
     };
-    if (admin_->CallAt(admin_->NodeFor(""), deadline, info, &c, &r).ok()) {
+    if (admin_->CallAt(admin_->NodeFor(""), deadline, info, &r).ok()) {
       Item it = ReplyCursor(r).Next();
       for (std::string_view name : {"redis_version", "used_memory"}) {
         const std::string pat = "\n" + std::string(name) + ":";
@@ -729,7 +708,6 @@ class RedisStore : public Store {
           out.emplace_back(std::string(name), std::string(v));
         }
       }
-      c->Consume(r.size());
     }
     std::int64_t keys = 0;
     bool all = true;
@@ -738,10 +716,9 @@ class RedisStore : public Store {
         Header(o, '*', 1);
         Arg(o, "DBSIZE");
       };
-      if (admin_->CallAt(static_cast<std::uint16_t>(n), deadline, dbsize, &c, &r).ok()) {
+      if (admin_->CallAt(static_cast<std::uint16_t>(n), deadline, dbsize, &r).ok()) {
         Item it = ReplyCursor(r).Next();
         if (it.type == ':') keys += it.n; else all = false;
-        c->Consume(r.size());
       } else {
         all = false;
       }
@@ -759,7 +736,7 @@ class RedisStore : public Store {
   std::atomic<std::uint64_t> ask_{0};
 
  private:
-  std::shared_ptr<Client> NewClient() { return std::make_shared<Client>(this, o_, map_, shas_); }
+  std::shared_ptr<Client> NewClient(int sharers) { return std::make_shared<Client>(this, o_, map_, shas_, sharers); }
 
   RedisOptions o_;
   SlotMap map_;
@@ -784,17 +761,15 @@ class RedisSession : public Session {
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
     out->Clear();
     return Guard([&] {
-      Client::Hold hold(*client_);
       const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
       RecordKey(table, key);
-      net::TcpConnection* c = nullptr;
-      std::string_view r;
+      const std::string& r = reply_;
       if (o_.layout == Layout::kString) {
         Status st = client_->Call(key_, deadline, [&](std::string& o) {
           Header(o, '*', 2);
           Arg(o, "GET");
           Arg(o, key_);
-        }, &c, &r);
+        }, &reply_);
         if (!st.ok()) return st;
         Item it = ReplyCursor(r).Next();
         Status result = Status::Ok();
@@ -809,13 +784,11 @@ class RedisSession : public Session {
             result = Status::Error();
           }
         }
-        c->Consume(r.size());
         return result;
       }
-      Status st = client_->Call(key_, deadline, [&](std::string& o) { EncodeHashRead(o, key_, fields); }, &c, &r);
+      Status st = client_->Call(key_, deadline, [&](std::string& o) { EncodeHashRead(o, key_, fields); }, &reply_);
       if (!st.ok()) return st;
       Status result = EmitHash(r, key, fields, out);
-      c->Consume(r.size());
       return result;
     });
   }
@@ -826,11 +799,9 @@ class RedisSession : public Session {
     if (o_.layout != Layout::kHash) return Status::NotImplemented();
     if (count == 0) return Status::Ok();
     return Guard([&] {
-      Client::Hold hold(*client_);
       const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
       IndexKey(table);
-      net::TcpConnection* c = nullptr;
-      std::string_view r;
+      const std::string& r = reply_;
       Status st = client_->Call(index_, deadline, [&](std::string& o) {
         Header(o, '*', 7);
         Arg(o, "ZRANGEBYLEX");
@@ -840,15 +811,14 @@ class RedisSession : public Session {
         Arg(o, "LIMIT");
         Arg(o, "0");
         ArgInt(o, static_cast<std::int64_t>(std::min<std::uint64_t>(count, INT64_MAX)));
-      }, &c, &r);
+      }, &reply_);
       if (!st.ok()) return st;
-      // Copy the members out before the reply is consumed.
+      // Copy the members out: reply_ is reused for the records.
       members_.clear();
       member_ends_.clear();
       ReplyCursor cur(r);
       Item top = cur.Next();
       if (top.type != '*') {
-        c->Consume(r.size());
         return Status::Error();
       }
       for (std::int64_t i = 0; i < top.n; ++i) {
@@ -856,36 +826,43 @@ class RedisSession : public Session {
         members_.append(m.str);
         member_ends_.push_back(members_.size());
       }
-      c->Consume(r.size());
       return FetchMembers(table, fields, deadline, out);
     });
   }
 
   Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override {
     return Guard([&] {
-      Client::Hold hold(*client_);
       const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
       RecordKey(table, key);
-      net::TcpConnection* c = nullptr;
-      std::string_view r;
+      const std::string& r = reply_;
+      if (o_.layout == Layout::kString && o_.replace_on_update) {
+        EncodeRecord(values, &value_);
+        Status st = client_->Call(key_, deadline, [&](std::string& o) {
+          Header(o, '*', 4);
+          Arg(o, "SET");
+          Arg(o, key_);
+          Arg(o, value_);
+          Arg(o, "XX");
+        }, &reply_);
+        if (!st.ok()) return st;
+        Item it = ReplyCursor(r).Next();
+        return it.type == '+' ? Status::Ok() : it.nil() ? Status::NotFound() : Status::Error();
+      }
       if (o_.layout == Layout::kString) {
         Status st = client_->Call(key_, deadline, [&](std::string& o) {
           Header(o, '*', 2);
           Arg(o, "GET");
           Arg(o, key_);
-        }, &c, &r);
+        }, &reply_);
         if (!st.ok()) return st;
         Item it = ReplyCursor(r).Next();
         if (it.type != '$') {
-          c->Consume(r.size());
           return Status::Error();
         }
         if (it.nil()) {
-          c->Consume(r.size());
           return Status::NotFound();
         }
         const bool valid = MergeRecord(it.str, values, &value_);
-        c->Consume(r.size());
         if (!valid) return Status::Error();
         st = client_->Call(key_, deadline, [&](std::string& o) {
           Header(o, '*', 4);
@@ -893,11 +870,10 @@ class RedisSession : public Session {
           Arg(o, key_);
           Arg(o, value_);
           Arg(o, "XX");
-        }, &c, &r);
+        }, &reply_);
         if (!st.ok()) return st;
         it = ReplyCursor(r).Next();
         Status result = it.type == '+' ? Status::Ok() : it.nil() ? Status::NotFound() : Status::Error();
-        c->Consume(r.size());
         return result;
       }
       const std::string& sha = client_->sha(kUpdate);
@@ -912,22 +888,19 @@ class RedisSession : public Session {
           Arg(o, f.name);
           Arg(o, f.value);
         }
-      }, &c, &r);
+      }, &reply_);
       if (!st.ok()) return st;
       Item it = ReplyCursor(r).Next();
       Status result = it.type != ':' ? Status::Error() : it.n == 0 ? Status::NotFound() : Status::Ok();
-      c->Consume(r.size());
       return result;
     });
   }
 
   Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) override {
     return Guard([&] {
-      Client::Hold hold(*client_);
       const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
       RecordKey(table, key);
-      net::TcpConnection* c = nullptr;
-      std::string_view r;
+      const std::string& r = reply_;
       if (o_.layout == Layout::kString) {
         EncodeRecord(values, &value_);
         Status st = client_->Call(key_, deadline, [&](std::string& o) {
@@ -935,10 +908,9 @@ class RedisSession : public Session {
           Arg(o, "SET");
           Arg(o, key_);
           Arg(o, value_);
-        }, &c, &r);
+        }, &reply_);
         if (!st.ok()) return st;
         Status result = r[0] == '+' ? Status::Ok() : Status::Error();
-        c->Consume(r.size());
         return result;
       }
       order_.clear();
@@ -967,10 +939,9 @@ class RedisSession : public Session {
           Arg(o, f.name);
           Arg(o, f.value);
         }
-      }, &c, &r);
+      }, &reply_);
       if (!st.ok()) return st;
       Status result = r[0] == ':' ? Status::Ok() : Status::Error();
-      c->Consume(r.size());
       if (!result.ok() || index_in_script) return result;
       st = client_->Call(index_, deadline, [&](std::string& o) {
         Header(o, '*', 4);
@@ -978,31 +949,27 @@ class RedisSession : public Session {
         Arg(o, index_);
         Arg(o, "0");
         Arg(o, key);
-      }, &c, &r);
+      }, &reply_);
       if (!st.ok()) return st;
       result = r[0] == ':' ? Status::Ok() : Status::Error();
-      c->Consume(r.size());
       return result;
     });
   }
 
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
-      Client::Hold hold(*client_);
       const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
       RecordKey(table, key);
-      net::TcpConnection* c = nullptr;
-      std::string_view r;
+      const std::string& r = reply_;
       if (o_.layout == Layout::kString) {
         Status st = client_->Call(key_, deadline, [&](std::string& o) {
           Header(o, '*', 2);
           Arg(o, "DEL");
           Arg(o, key_);
-        }, &c, &r);
+        }, &reply_);
         if (!st.ok()) return st;
         Item it = ReplyCursor(r).Next();
         Status result = it.type != ':' ? Status::Error() : it.n == 0 ? Status::NotFound() : Status::Ok();
-        c->Consume(r.size());
         return result;
       }
       IndexKey(table);
@@ -1016,21 +983,19 @@ class RedisSession : public Session {
         Arg(o, key_);
         if (index_in_script) Arg(o, index_);
         Arg(o, key);
-      }, &c, &r);
+      }, &reply_);
       if (!st.ok()) return st;
       Item it = ReplyCursor(r).Next();
       Status result = it.type != ':' ? Status::Error() : it.n == 0 ? Status::NotFound() : Status::Ok();
-      c->Consume(r.size());
       if (result == Status::Error() || index_in_script) return result;
       st = client_->Call(index_, deadline, [&](std::string& o) {
         Header(o, '*', 3);
         Arg(o, "ZREM");
         Arg(o, index_);
         Arg(o, key);
-      }, &c, &r);
+      }, &reply_);
       if (!st.ok()) return st;
       if (r[0] != ':') result = Status::Error();
-      c->Consume(r.size());
       return result;
     });
   }
@@ -1131,72 +1096,70 @@ class RedisSession : public Session {
     return std::string_view(members_).substr(begin, member_ends_[i] - begin);
   }
 
-  // Fetches the records of members_ in order, one pipelined write per node.
-  // A record deleted since the index was read is skipped.
+  // Fetches the records of members_ in order: one pipelined write per node
+  // (all of that node's HGETALL/HMGETs), the node's replies copied back to
+  // back into node_replies_[node], then emitted in the members' order. A
+  // record deleted since the index was read is skipped.
   Status FetchMembers(std::string_view table, const FieldSelector& fields, std::int64_t deadline, RecordSet* out) {
     const std::size_t n = member_ends_.size();
     member_nodes_.resize(n);
-    touched_.assign(client_->node_count(), 0);
-    Status st = Status::Ok();
-    for (std::size_t i = 0; i < n && st.ok(); ++i) {
+    node_counts_.assign(client_->node_count(), 0);
+    for (std::size_t i = 0; i < n; ++i) {
       RecordKey(table, Member(i));
       const std::uint16_t node = client_->NodeFor(key_);
       if (node == kNoNode) return Status::Error();
       member_nodes_[i] = node;
-      if (touched_.size() <= node) touched_.resize(node + 1u, 0);
-      if (!touched_[node]) {
-        st = client_->Ready(node, deadline);
-        touched_[node] = 1;
-      }
-      if (st.ok()) EncodeHashRead(client_->Conn(node).out(), key_, fields);
+      if (node_counts_.size() <= node) node_counts_.resize(node + 1u, 0);
+      node_counts_[node]++;
     }
-    for (std::size_t node = 0; node < touched_.size() && st.ok(); ++node) {
-      if (touched_[node]) st = client_->Conn(static_cast<std::uint16_t>(node)).Flush(deadline);
+    if (node_replies_.size() < node_counts_.size()) node_replies_.resize(node_counts_.size());
+    node_offsets_.assign(node_counts_.size(), 0);
+    for (std::size_t node = 0; node < node_counts_.size(); ++node) {
+      if (node_counts_[node] == 0) continue;
+      auto enc = [&](std::string& o) {
+        for (std::size_t i = 0; i < n; ++i) {
+          if (member_nodes_[i] != node) continue;
+          RecordKey(table, Member(i));
+          EncodeHashRead(o, key_, fields);
+        }
+      };
+      Status st = client_->Exchange(static_cast<std::uint16_t>(node), deadline, enc, node_counts_[node], 0,
+                                    &node_replies_[node]);
+      if (!st.ok()) return st;
     }
     bool redirected = false;
-    for (std::size_t i = 0; i < n && st.ok(); ++i) {
-      net::TcpConnection& c = client_->Conn(member_nodes_[i]);
-      std::string_view r;
-      st = Client::Await(c, deadline, &r);
-      if (!st.ok()) break;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t node = member_nodes_[i];
+      const std::string_view rest = std::string_view(node_replies_[node]).substr(node_offsets_[node]);
+      const std::string_view r = rest.substr(0, ParseReply(rest));
+      node_offsets_[node] += r.size();
       if (r[0] == '-') {
         const std::string_view err = r.substr(1);
-        if (StartsWith(err, "MOVED ") || StartsWith(err, "ASK ")) {
-          redirected = true;
-        } else {
-          st = Status::Error();
+        if (!StartsWith(err, "MOVED ") && !StartsWith(err, "ASK ")) {
+          out->Clear();
+          return Status::Error();
         }
+        redirected = true;
       } else if (!redirected) {
-        Status one = EmitHash(r, Member(i), fields, out);
-        if (one == Status::Error()) st = one;
+        if (EmitHash(r, Member(i), fields, out) == Status::Error()) {
+          out->Clear();
+          return Status::Error();
+        }
       }
-      c.Consume(r.size());
-    }
-    if (!st.ok()) {
-      // Replies may still be on their way: drop those connections.
-      for (std::size_t node = 0; node < touched_.size(); ++node) {
-        if (touched_[node]) client_->Conn(static_cast<std::uint16_t>(node)).Disconnect();
-      }
-      out->Clear();
-      return st;
     }
     if (!redirected) return Status::Ok();
     // The cluster is moving slots: fetch one by one, following redirections.
     out->Clear();
     for (std::size_t i = 0; i < n; ++i) {
       RecordKey(table, Member(i));
-      net::TcpConnection* c = nullptr;
-      std::string_view r;
-      st = client_->Call(key_, deadline, [&](std::string& o) { EncodeHashRead(o, key_, fields); }, &c, &r);
+      Status st = client_->Call(key_, deadline, [&](std::string& o) { EncodeHashRead(o, key_, fields); }, &reply_);
       if (!st.ok()) {
         out->Clear();
         return st;
       }
-      Status one = EmitHash(r, Member(i), fields, out);
-      c->Consume(r.size());
-      if (one == Status::Error()) {
+      if (EmitHash(reply_, Member(i), fields, out) == Status::Error()) {
         out->Clear();
-        return one;
+        return Status::Error();
       }
     }
     return Status::Ok();
@@ -1212,12 +1175,15 @@ class RedisSession : public Session {
   std::string members_;
   std::vector<std::size_t> member_ends_;
   std::vector<std::uint16_t> member_nodes_;
-  std::vector<char> touched_;
+  std::vector<std::size_t> node_counts_;
+  std::vector<std::size_t> node_offsets_;
+  std::vector<std::string> node_replies_;
+  std::string reply_;
   std::vector<Field> pairs_;
   std::vector<char> used_;
 };
 
-std::unique_ptr<Session> RedisStore::NewSession(int) { return std::make_unique<RedisSession>(NewClient()); }
+std::unique_ptr<Session> RedisStore::NewSession(int) { return std::make_unique<RedisSession>(NewClient(1)); }
 
 std::unique_ptr<Session> RedisStore::NewClientSession(const ClientSlot& slot) {
   if (o_.pipeline <= 1) return NewSession(slot.thread);
@@ -1225,7 +1191,7 @@ std::unique_ptr<Session> RedisStore::NewClientSession(const ClientSlot& slot) {
   auto& weak = links_[{slot.thread, slot.connection}];
   std::shared_ptr<Client> client = weak.lock();
   if (!client) {
-    client = NewClient();
+    client = NewClient(o_.pipeline);
     weak = client;
   }
   return std::make_unique<RedisSession>(std::move(client));
@@ -1250,6 +1216,10 @@ const BindingInfo& redis_binding() {
                "hash: a hash per record + a sorted-set index per table (YCSB); string: one encoded value per key "
                "(GET/SET, no scans)"},
               {"redis.pipeline", "1", "clients sharing one connection (with the runner's connections=N)"},
+              {"redis.update", "merge",
+               "string layout: merge = GET, merge the fields, SET XX (keeps other fields; two round trips); "
+               "replace = one SET XX of the given fields (as memtier's SET; right when updates write every "
+               "field, e.g. writeallfields=true)"},
           },
       .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
         RedisOptions o = ParseOptions(props);

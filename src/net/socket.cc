@@ -148,6 +148,7 @@ Status TcpConnection::Ensure(std::int64_t deadline_ns, bool* reconnected) {
 void TcpConnection::Disconnect() {
   if (fd_ >= 0) io::Close(fd_);
   fd_ = -1;
+  drained_ = false;
   out_.clear();
   in_begin_ = in_end_ = 0;
 }
@@ -185,21 +186,28 @@ Status TcpConnection::Fill(std::int64_t deadline_ns) {
     in_begin_ = 0;
   }
   if (in_.size() - in_end_ < 4096) in_.resize(std::max<std::size_t>(65536, in_.size() * 2));
+  // The last read emptied the socket, so a reply cannot be there yet unless
+  // the socket says so: wait first, rather than spend a recv on EAGAIN.
+  bool wait = drained_;
   for (;;) {
     if (fd_ < 0) return Status(Status::kServiceUnavailable);
-    ssize_t n = ::recv(fd_, in_.data() + in_end_, in_.size() - in_end_, 0);
+    if (wait && io::WaitFd(fd_, false, deadline_ns) == io::WaitResult::kTimeout) {
+      Disconnect();  // the late reply would be taken for the next request's
+      return Status::Error();
+    }
+    const std::size_t room = in_.size() - in_end_;
+    ssize_t n = ::recv(fd_, in_.data() + in_end_, room, 0);
     if (n > 0) {
       in_end_ += static_cast<std::size_t>(n);
+      drained_ = static_cast<std::size_t>(n) < room;  // a stream socket returns less only when emptied
       return Status::Ok();
     }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (io::WaitFd(fd_, false, deadline_ns) == io::WaitResult::kTimeout) {
-        Disconnect();  // the late reply would be taken for the next request's
-        return Status::Error();
-      }
+    wait = true;
+    if (n < 0 && errno == EINTR) {
+      wait = false;
       continue;
     }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) continue;
     Disconnect();  // 0 = closed by the server, <0 = reset
     return Status::Error();
   }

@@ -86,6 +86,11 @@ class TcpConnection {
   std::int64_t backoff_ns_ = 0;
   std::uint64_t reconnects_ = 0;
   bool ever_connected_ = false;
+  // The last recv returned less than it could take: the socket was empty,
+  // so the next Fill waits for readiness before reading (one syscall less
+  // per reply). In fiber mode this relies on the edge that any data
+  // arriving later raises (see io::WaitFd).
+  bool drained_ = false;
 };
 
 // Milliseconds to a deadline on SteadyClock's time line (0 = none).

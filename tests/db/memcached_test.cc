@@ -33,6 +33,7 @@
 #include "db/binding_test_util.h"
 #include "db/record_codec.h"
 #include "db/registry.h"
+#include "net/fiber_scheduler.h"
 #include "test_util.h"
 
 namespace storebench {
@@ -246,6 +247,9 @@ TEST_F(MemcachedTest, BadPropertiesAreConfigErrors) {
   p.Set("memcached.timeout_ms", "0");
   EXPECT_NE(MessageOf<ConfigError>(p).find("memcached.timeout_ms"), std::string::npos);
   p.Set("memcached.timeout_ms", "100");
+  p.Set("memcached.update", "blind");
+  EXPECT_NE(MessageOf<ConfigError>(p).find("memcached.update"), std::string::npos);
+  p.Set("memcached.update", "merge");
   p.Set("memcached.password", "secret");
   const std::string msg = MessageOf<ConfigError>(p);
   EXPECT_NE(msg.find("memcached.user"), std::string::npos) << msg;
@@ -305,6 +309,33 @@ TEST_F(MemcachedTest, UpdateOfMissingKeyIsNotFoundAndCreatesNothing) {
   std::string v;
   ASSERT_EQ(Get(session.get(), "k", &v, t), Status::Ok());
   EXPECT_EQ(v, "w");
+}
+
+// memcached.update=replace: one "ms MR" of the given fields, so a field the
+// update does not name is gone (merge keeps it); a missing key is NOT_FOUND
+// and is not created; such updates are not declared atomic merges.
+TEST_F(MemcachedTest, ReplaceUpdateIsOneSetOfTheGivenFields) {
+  Settings s;
+  STOREBENCH_NEED_SERVER("memcached", s);
+  const std::string t = test_util::UniqueTable();
+  Raw raw(SettingOf(s, "memcached.hosts"));
+  for (const std::string mode : {"merge", "replace"}) {
+    auto store = OpenWith(s, {{"memcached.update", mode}});
+    EXPECT_EQ(store->capabilities().atomic_update, mode == "merge");
+    auto session = store->NewSession(0);
+    const std::string key = "k-" + mode;
+    ASSERT_EQ(session->Insert(t, key, std::vector<Field>{{"a", "1"}, {"b", "2"}}), Status::Ok());
+    ASSERT_EQ(session->Update(t, key, std::vector<Field>{{"b", "3"}}), Status::Ok());
+    std::string want;
+    if (mode == "merge") {
+      EncodeRecord(std::vector<Field>{{"a", "1"}, {"b", "3"}}, &want);
+    } else {
+      EncodeRecord(std::vector<Field>{{"b", "3"}}, &want);
+    }
+    EXPECT_EQ(raw.Get(t + "-" + key), want) << mode;
+    EXPECT_EQ(session->Update(t, key + "-missing", std::vector<Field>{{"b", "3"}}), Status::NotFound()) << mode;
+    EXPECT_EQ(raw.Get(t + "-" + key + "-missing"), "<miss>") << mode;
+  }
 }
 
 TEST_F(MemcachedTest, BinaryKeysAreStoredUnderTheirExactBytesAndOverlongKeysAreRefused) {
@@ -466,6 +497,50 @@ TEST_F(MemcachedTest, PipelinedClientsOfOneSlotShareAConnection) {
   ASSERT_EQ(Put(a.get(), "x", "1"), Status::Ok());
   ASSERT_EQ(Put(b.get(), "y", "2"), Status::Ok());
   EXPECT_EQ(connections(base + 2), base + 2);
+}
+
+// Many clients (fibers) of one thread pipeline over one connection: every
+// one gets its own reply (values of different sizes, hits and misses
+// interleaved), and the server sees the requests arrive batched: memcached
+// handles at most 20 requests per read event (-R) before it yields the
+// connection (stats conn_yields), which only happens when one read carries
+// more than 20 requests.
+TEST_F(MemcachedTest, PipelinedFibersEachGetTheirOwnRepliesInBatches) {
+  Settings shared;
+  STOREBENCH_NEED_SERVER("memcached", shared);
+  OwnServer server;
+  Settings s = server.Start();
+  Raw raw(SettingOf(s, "memcached.hosts"));
+  constexpr int kClients = 32, kRounds = 50;
+  auto run = [&](const std::string& pipeline, int* wrong) {
+    auto store = OpenWith(s, {{"memcached.pipeline", pipeline}});
+    std::vector<std::unique_ptr<Session>> sessions;
+    for (int i = 0; i < kClients; ++i) sessions.push_back(store->NewClientSession({0, 0, i}));
+    io::FiberScheduler fibers;
+    for (int i = 0; i < kClients; ++i) {
+      fibers.Spawn([&, i] {
+        Session* session = sessions[static_cast<std::size_t>(i)].get();
+        for (int round = 0; round < kRounds; ++round) {
+          const std::string key = "p" + pipeline + "-" + std::to_string(i);
+          std::string value = std::to_string(round) + "/";
+          value.resize(static_cast<std::size_t>(1 + 37 * i), static_cast<char>('a' + i % 26));
+          if (Put(session, key, value) != Status::Ok()) ++*wrong;
+          std::string got;
+          if (Get(session, key, &got) != Status::Ok() || got != value) ++*wrong;
+          if (Get(session, key + "-missing", &got) != Status::NotFound()) ++*wrong;
+        }
+      });
+    }
+    fibers.Run();
+  };
+  int wrong = 0;
+  const std::uint64_t yields_before = raw.Stat("conn_yields");
+  run("1", &wrong);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(raw.Stat("conn_yields"), yields_before);  // one request per read
+  run(std::to_string(kClients), &wrong);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(raw.Stat("conn_yields"), yields_before);  // > 20 requests in one read
 }
 
 TEST_F(MemcachedTest, PausedServerMakesAnOperationFailWithinItsTimeoutThenRecovers) {

@@ -24,6 +24,7 @@
 #include "core/error.h"
 #include "db/binding.h"
 #include "db/registry.h"
+#include "net/fiber_scheduler.h"
 #include "test_util.h"
 
 namespace storebench {
@@ -174,6 +175,8 @@ TEST(RedisTest, BadPropertiesAreConfigErrors) {
                                      {"redis.port", "http"},
                                      {"redis.timeout_ms", "0"},
                                      {"redis.pipeline", "0"},
+                                     {"redis.update", "blind"},
+                                     {"redis.update", "replace"},  // with the default hash layout
                                      {"redis.cluster", "maybe"}}) {
     Properties p;
     p.Set(k, v);
@@ -313,6 +316,30 @@ TEST(RedisTest, RoundTripStringLayout) {
   RoundTrip(settings, "string");
 }
 
+// redis.update=replace: one SET XX of the given fields, so a field the
+// update does not name is gone (merge keeps it); a missing key is NOT_FOUND
+// and is not created.
+TEST(RedisTest, ReplaceUpdateIsOneSetOfTheGivenFields) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis", settings);
+  const std::string table = test_util::UniqueTable("rrep");
+  for (const std::string mode : {"merge", "replace"}) {
+    Properties p = PropsOf(settings);
+    p.Set("redis.layout", "string");
+    p.Set("redis.update", mode);
+    auto store = Open(p);
+    auto s = store->NewSession(0);
+    const std::string key = "k-" + mode;
+    ASSERT_EQ(s->Insert(table, key, Views({{"a", "1"}, {"b", "2"}})), Status::Ok());
+    ASSERT_EQ(s->Update(table, key, Views({{"b", "3"}})), Status::Ok());
+    RecordSet rs;
+    ASSERT_EQ(s->Read(table, key, FieldSelector{}, &rs), Status::Ok());
+    EXPECT_EQ(FieldsOf(rs, 0), mode == "merge" ? Owned({{"a", "1"}, {"b", "3"}}) : Owned({{"b", "3"}})) << mode;
+    EXPECT_EQ(s->Update(table, key + "-missing", Views({{"b", "3"}})), Status::NotFound()) << mode;
+    EXPECT_EQ(s->Read(table, key + "-missing", FieldSelector{}, &rs), Status::NotFound()) << mode;
+  }
+}
+
 TEST(RedisTest, PipelinedClientsOfOneConnectionShareIt) {
   Settings settings;
   STOREBENCH_NEED_SERVER("redis", settings);
@@ -339,6 +366,64 @@ TEST(RedisTest, PipelinedClientsOfOneConnectionShareIt) {
               Status::Ok());
   }
   EXPECT_EQ(clients() - before, 2);  // two connections for five clients
+}
+
+// Many clients (fibers) of one thread pipeline over one connection: each
+// gets its own replies (records of different sizes, hits and misses
+// interleaved, both layouts), and the server reads the requests in batches
+// (INFO stats: commands processed per read event), where clients with a
+// connection each send one command per read.
+TEST(RedisTest, PipelinedFibersEachGetTheirOwnRepliesInBatches) {
+  NEED_REDIS_SERVER_BINARY();
+  OwnServer server;
+  ASSERT_TRUE(server.Start());
+  auto stat = [&](const std::string& name) {
+    const std::string info = Shell("redis-cli -p " + server.port() + " INFO stats");
+    const auto at = info.find("\n" + name + ":");
+    return at == std::string::npos ? -1.0 : std::atof(info.c_str() + at + name.size() + 2);
+  };
+  constexpr int kClients = 16, kRounds = 40;
+  // Commands per read event on the server while `pipeline` clients share a connection.
+  auto run = [&](const std::string& layout, int pipeline, int* wrong) {
+    Properties p = PropsOf(server.settings());
+    p.Set("redis.layout", layout);
+    p.Set("redis.pipeline", std::to_string(pipeline));
+    auto store = Open(p);
+    std::vector<std::unique_ptr<Session>> sessions;
+    for (int i = 0; i < kClients; ++i) sessions.push_back(store->NewClientSession(ClientSlot{0, 0, i}));
+    const double commands = stat("total_commands_processed"), reads = stat("total_reads_processed");
+    io::FiberScheduler fibers;
+    for (int i = 0; i < kClients; ++i) {
+      fibers.Spawn([&, i] {
+        Session* session = sessions[static_cast<std::size_t>(i)].get();
+        RecordSet rs;
+        for (int round = 0; round < kRounds; ++round) {
+          const std::string key = layout + std::to_string(pipeline) + "-" + std::to_string(i);
+          const Owned rec = Record(key + "/" + std::to_string(round), 1 + i % 10, round);
+          if (session->Insert("usertable", key, Views(rec)) != Status::Ok()) ++*wrong;
+          if (session->Read("usertable", key, FieldSelector{}, &rs) != Status::Ok() || rs.record_count() != 1 ||
+              FieldsOf(rs, 0) != rec) {
+            ++*wrong;
+          }
+          if (session->Read("usertable", key + "-missing", FieldSelector{}, &rs) != Status::NotFound()) ++*wrong;
+        }
+      });
+    }
+    fibers.Run();
+    return (stat("total_commands_processed") - commands) / (stat("total_reads_processed") - reads);
+  };
+  for (const std::string layout : {"string", "hash"}) {
+    int wrong = 0;
+    const double alone = run(layout, 1, &wrong);
+    EXPECT_EQ(wrong, 0) << layout;
+    const double shared = run(layout, kClients, &wrong);
+    EXPECT_EQ(wrong, 0) << layout;
+    // (A script's own calls count as commands too, so alone is 1 for the
+    // string layout and about 2 for the hash layout's.)
+    EXPECT_LT(alone, 2.5) << layout;
+    EXPECT_GT(shared, 4 * alone) << layout << ": " << alone << " alone";
+    RecordProperty(layout + "_commands_per_read", std::to_string(shared));
+  }
 }
 
 TEST(RedisTest, PausedServerTimesOutWithinTimeoutThenRecovers) {
