@@ -24,7 +24,9 @@
 #     fieldcount=1, fieldlength=100, YCSB readproportion=0.5 updateproportion=0.5.
 #
 # Usage: bench/redis_compare.sh          (after scripts/setup.sh and scripts/build.sh default)
-# Environment: DURATION (seconds per measurement, default 10), DEPTHS (default "1 16"),
+# Environment: DURATION (seconds per measurement, default 10), ROUNDS (default 3: the tools
+#   take turns this many times per depth; the table shows medians, then every round),
+#   DEPTHS (default "1 16"),
 #   CONNS (default 50), MEMTIER, STOREBENCH (the binary), SERVER_CPU, CLIENT_CPU, PIN,
 #   OUT (directory for raw outputs).
 # Installs redis-server, redis-tools and time with apt-get if one is missing.
@@ -33,6 +35,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 DURATION=${DURATION:-10}
+ROUNDS=${ROUNDS:-3}
 DEPTHS=${DEPTHS:-"1 16"}
 CONNS=${CONNS:-50}
 KEYS=100000
@@ -164,7 +167,12 @@ log "keys in the server: $("${cli[@]}" dbsize)"
 # --- measurements -----------------------------------------------------------
 rows=()
 notes=()
-row() { rows+=("| $1 | $2 | $3 | $4 |"); }
+round=1
+# One measurement: the per-round table, and $OUT/rows.tsv for the medians.
+row() {
+  rows+=("| $1 | $2 | $round | $3 | $4 |")
+  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$OUT/rows.tsv"
+}
 # Runs "$@" (pinned) under GNU time; CPU seconds (user+sys) into the file $1.
 timed() {
   local tf=$1; shift
@@ -250,10 +258,13 @@ run_storebench() { # DEPTH
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+: >"$OUT/rows.tsv"
 for d in $DEPTHS; do
-  run_redis_benchmark "$d"
-  if [ -x "$MEMTIER" ]; then run_memtier "$d"; else row memtier_benchmark "$d" "not built ($MEMTIER)" ""; fi
-  run_storebench "$d"
+  for round in $(seq 1 "$ROUNDS"); do  # the tools take turns, so a busy spell hits them alike
+    run_redis_benchmark "$d"
+    if [ -x "$MEMTIER" ]; then run_memtier "$d"; else row memtier_benchmark "$d" "not built ($MEMTIER)" ""; fi
+    run_storebench "$d"
+  done
 done
 
 # --- report -----------------------------------------------------------------
@@ -262,7 +273,24 @@ echo "GET/SET 1:1, ${VALUE}-byte values, $KEYS keys (prefilled), uniform keys, 1
      "on $host:$port; ${DURATION} s per measurement; pinning: $pinning; $(nproc) cores;" \
      "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after (other work on the machine skews the numbers)."
 echo
+echo "Median of $ROUNDS rounds:"
+echo
 echo "| tool | pipeline | ops/s | client CPU s per 1M ops |"
 echo "|---|---|---|---|"
+# Median per tool and depth (numeric rows only), in the order first measured.
+awk -F'\t' '
+  function median(list,   a, n, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  $3 ~ /^[0-9.]+$/ { k = $1 "\t" $2; if (!(k in r)) order[++m] = k; r[k] = r[k] " " $3; c[k] = c[k] " " $4 }
+  END { for (i = 1; i <= m; i++) { k = order[i]; split(k, f, "\t")
+          printf "| %s | %s | %.0f | %.2f |\n", f[1], f[2], median(r[k]), median(c[k]) } }' "$OUT/rows.tsv"
+echo
+echo "Every round:"
+echo
+echo "| tool | pipeline | round | ops/s | client CPU s per 1M ops |"
+echo "|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 if ((${#notes[@]})); then echo; printf -- '- %s\n' "${notes[@]}"; fi

@@ -88,6 +88,10 @@ CoreWorkloadOptions WithRunInsertRange(CoreWorkloadOptions o) {
 }
 }  // namespace
 
+namespace {
+constexpr std::size_t kRandomBytes = 1 << 16;
+}
+
 CoreWorkload::CoreWorkload(const CoreWorkloadOptions& opts)
     : opts_(WithRunInsertRange(opts)),
       keys_(opts.ordered_inserts, static_cast<int>(opts.zeropadding)),
@@ -103,6 +107,15 @@ CoreWorkload::CoreWorkload(const CoreWorkloadOptions& opts)
   if (opts_.fieldlengthdistribution == "histogram") {
     length_histogram_ = std::make_unique<HistogramGenerator>(HistogramGenerator::FromFile(opts_.fieldlengthhistogram));
   }
+  // Values are views into one buffer of random printable bytes, at random
+  // offsets: "filled" values at the cost of one random number per field.
+  // Built once and only read afterwards, so every client thread (and every
+  // fiber client: thousands of connections) shares it.
+  std::int64_t max_len = opts_.fieldlength;
+  if (opts_.fieldlengthdistribution == "histogram") max_len = std::max<std::int64_t>(max_len, 1 << 20);
+  random_bytes_.resize(kRandomBytes + static_cast<std::size_t>(max_len));
+  Rng rng(seed_ ^ 0x5DEECE66Dull);
+  for (char& c : random_bytes_) c = static_cast<char>(' ' + rng.Below(95));
   const bool needs_existing = opts_.readproportion > 0 || opts_.updateproportion > 0 ||
                               opts_.scanproportion > 0 || opts_.readmodifywriteproportion > 0;
   if (needs_existing && opts_.insertcount <= 0 && opts_.requestdistribution != "latest" &&
@@ -127,10 +140,6 @@ std::vector<OpType> CoreWorkload::OpTypes(bool loading) const {
 
 std::unique_ptr<CoreWorkloadThread> CoreWorkload::NewThread(int thread_id) {
   return std::make_unique<CoreWorkloadThread>(*this, thread_id);
-}
-
-namespace {
-constexpr std::size_t kRandomBytes = 1 << 16;
 }
 
 CoreWorkloadThread::CoreWorkloadThread(CoreWorkload& w, int thread_id)
@@ -181,12 +190,6 @@ CoreWorkloadThread::CoreWorkloadThread(CoreWorkload& w, int thread_id)
   op_chooser_.Add(static_cast<int>(OpType::kScan), o_.scanproportion);
   op_chooser_.Add(static_cast<int>(OpType::kReadModifyWrite), o_.readmodifywriteproportion);
 
-  // Values are views into a buffer of random printable bytes at random
-  // offsets: "filled" values at the cost of one random number per field.
-  std::int64_t max_len = o_.fieldlength;
-  if (fl == "histogram") max_len = std::max<std::int64_t>(max_len, 1 << 20);
-  random_bytes_.resize(kRandomBytes + static_cast<std::size_t>(max_len));
-  for (char& c : random_bytes_) c = static_cast<char>(' ' + rng_.Below(95));
   values_.resize(static_cast<std::size_t>(o_.fieldcount));
   if (o_.dataintegrity) value_store_.resize(static_cast<std::size_t>(o_.fieldcount));
 }
@@ -243,8 +246,8 @@ void CoreWorkloadThread::BuildValues(std::string_view key, bool all_fields) {
       DeterministicValue(key, w_.field_names_[f], len, &value_store_[f]);
       values_[value_count_++] = {w_.field_names_[f], value_store_[f]};
     } else {
-      // random_bytes_ holds kRandomBytes + fieldlength bytes: always in range.
-      values_[value_count_++] = {w_.field_names_[f], std::string_view(random_bytes_.data() + rng_.Below(kRandomBytes), len)};
+      // w_.random_bytes_ holds kRandomBytes + the longest field: always in range.
+      values_[value_count_++] = {w_.field_names_[f], std::string_view(w_.random_bytes_.data() + rng_.Below(kRandomBytes), len)};
     }
   };
   if (all_fields) {

@@ -96,6 +96,7 @@ class CoreWorkload {
   std::vector<std::string> field_names_;
   std::unique_ptr<HistogramGenerator> length_histogram_;  // parsed once when used
   std::uint64_t seed_;
+  std::string random_bytes_;  // printable random bytes shared by all clients; values are views into it
 };
 
 class CoreWorkloadThread : private RecordVerifier {
@@ -136,7 +137,6 @@ class CoreWorkloadThread : private RecordVerifier {
   std::vector<Field> values_;  // fieldcount slots; the first value_count_ are in use
   std::size_t value_count_ = 0;
   std::vector<std::string> value_store_;  // dataintegrity: owned values
-  std::string random_bytes_;              // printable random bytes; values are views into it
   std::string_view one_field_[1];
   FieldSelector read_fields_;
   RecordSet result_;
