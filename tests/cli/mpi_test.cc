@@ -133,6 +133,51 @@ TEST_F(MpiTest, LoadThenRunRocksdbWithAStorePerRank) {
   EXPECT_EQ(Count(x.out, "Return=UNEXPECTED_STATE"), 0u) << x.out;
 }
 
+// Every rank a client of ONE redis-server (the test command's): the ranks
+// split the load without overlap (the table's index ends up with exactly
+// recordcount keys), then run workload A with many connections per thread
+// on the shared data, verified, and the merged counts equal the ranks' sum.
+TEST_F(MpiTest, LoadAndRunAgainstOneSharedRedisServer) {
+  std::vector<std::pair<std::string, std::string>> settings;
+  STOREBENCH_NEED_SERVER("redis", settings);
+  const std::string table = test_util::UniqueTable("mpi");
+  std::vector<std::string> common = {"-P", Workload("workloada"), "-p", "recordcount=2000", "-p", "table=" + table,
+                                     "-p", "dataintegrity=true", "-p", "connections=4"};
+  std::string port;
+  for (const auto& [k, v] : settings) {
+    common.insert(common.end(), {"-p", k + "=" + v});
+    if (k == "redis.port") port = v;
+  }
+  std::vector<std::string> load = {"load", "redis"};
+  load.insert(load.end(), common.begin(), common.end());
+  load.insert(load.end(), {"--json", "load.json"});
+  const Exec l = Mpirun(2, load);
+  ASSERT_EQ(l.code, 0) << l.err;
+  ExpectOneSummary(l, 1);
+  EXPECT_NE(l.out.find("[INSERT], Return=OK, 2000"), std::string::npos) << l.out;
+  test_util::ProcessOptions here;
+  here.cwd = dir_.string();
+  const auto zcard = test_util::RunProcess("/usr/bin/redis-cli", {"-p", port, "ZCARD", table + ":_index"}, here);
+  EXPECT_EQ(std::atoi(zcard.out.c_str()), 2000) << zcard.out << zcard.err;
+
+  std::vector<std::string> run = {"run", "redis"};
+  run.insert(run.end(), common.begin(), common.end());
+  run.insert(run.end(), {"-p", "operationcount=4000", "--json", "run.json"});
+  const Exec x = Mpirun(4, run);
+  ASSERT_EQ(x.code, 0) << x.err;
+  ExpectOneSummary(x, 1);
+  const RunReport rep = ReadResult("run.json");
+  ASSERT_EQ(rep.phases.size(), 1u);
+  EXPECT_EQ(rep.phases[0].operations, 4000u);
+  EXPECT_EQ(rep.phases[0].integrity_failures, 0u);
+  ASSERT_EQ(rep.parts.size(), 4u);
+  std::uint64_t sum = 0;
+  for (const auto& part : rep.parts) sum += part.phases.at(0).operations;
+  EXPECT_EQ(sum, 4000u);
+  EXPECT_EQ(Count(x.out, "Return=ERROR"), 0u) << x.out;
+  EXPECT_EQ(Count(x.out, "Return=UNEXPECTED_STATE"), 0u) << x.out;
+}
+
 TEST_F(MpiTest, AnErrorOnOneRankStopsEveryRankWithExit2) {
   // --part under mpirun is refused on every rank; nothing is written.
   const Exec r = Mpirun(2, {"bench", "memory", "-P", Workload("workloada"), "--part", "0/2", "--json", "t.json"});
