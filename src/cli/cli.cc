@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "cli/args.h"
+#include "cli/job_status.h"
 #include "cli/mpi_job.h"
 #include "cli/part.h"
 #include "core/error.h"
@@ -406,7 +407,9 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   ro.series_interval_s = co.series_interval_s;
   ro.binding = binding.name;
   ro.progress = !mpi && isatty(STDERR_FILENO) != 0;
-  if (mpi && rank != 0) ro.status = false;
+  // Under MPI every rank takes part in each status line; rank 0 prints the job's.
+  static JobStatusLines job_lines;
+  if (mpi) ro.status_combiner = &job_lines;
 
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);

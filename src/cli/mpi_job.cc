@@ -81,6 +81,21 @@ std::vector<std::string> MpiJob::GatherToRoot(const std::string& bytes) {
   return out;
 }
 
+void MpiJob::AllReduce(std::uint64_t* values, int n, Reduction how) {
+  if (!g_active || g_failed || n <= 0) return;
+  const MPI_Op op = how == Reduction::kSum ? MPI_SUM : how == Reduction::kMin ? MPI_MIN : MPI_MAX;
+  MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_UINT64_T, op, MPI_COMM_WORLD);
+}
+
+void MpiJob::SumToRoot(std::uint64_t* values, int n) {
+  if (!g_active || g_failed || n <= 0) return;
+  if (g_rank == 0) {
+    MPI_Reduce(MPI_IN_PLACE, values, n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  } else {
+    MPI_Reduce(values, nullptr, n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  }
+}
+
 #else  // one rank, no MPI
 
 void MpiJob::Start(int*, char***) {
@@ -96,6 +111,8 @@ bool MpiJob::AllTrue(bool ok) { return ok; }
 bool MpiJob::Agree(bool ok) { return ok; }
 void MpiJob::Barrier() {}
 std::vector<std::string> MpiJob::GatherToRoot(const std::string& bytes) { return {bytes}; }
+void MpiJob::AllReduce(std::uint64_t*, int, Reduction) {}
+void MpiJob::SumToRoot(std::uint64_t*, int) {}
 
 #endif
 

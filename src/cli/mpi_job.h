@@ -20,6 +20,7 @@
 // - Finish finalises MPI if Start initialised it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,12 @@ class MpiJob {
   static void FailPending();
   static void Barrier();
   static std::vector<std::string> GatherToRoot(const std::string& bytes);
+  // Element-wise reductions of n values over every rank, in place
+  // (collectives, like the others; no-ops with one rank or after a failed
+  // agreement). SumToRoot leaves the sums on rank 0 only.
+  enum class Reduction { kSum, kMin, kMax };
+  static void AllReduce(std::uint64_t* values, int n, Reduction how);
+  static void SumToRoot(std::uint64_t* values, int n);
 };
 
 }  // namespace storebench

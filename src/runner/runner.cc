@@ -81,6 +81,25 @@ Runner::Runner(Store& store, CoreWorkload& workload, RunnerOptions opts, Clock& 
     : store_(store), workload_(workload), opts_(std::move(opts)), clock_(clock), status_out_(status_out) {}
 
 PhaseResult Runner::Run() {
+  try {
+    return RunPhase();
+  } catch (...) {
+    // Failed before the first status line (a session could not be made):
+    // with a combiner, the other processes' lines still need this one's
+    // calls, as a process that has finished, until they all have.
+    if (opts_.status && opts_.status_combiner != nullptr && !lines_started_) {
+      std::array<std::unique_ptr<Histogram>, kNumOpTypes> none;
+      StatusCombiner::Figures f{0, 0, true, &none};
+      while (!(opts_.status_combiner->Combine(f), f.finished)) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(opts_.status_interval_s / 2));
+        f = StatusCombiner::Figures{0, 0, true, &none};
+      }
+    }
+    throw;
+  }
+}
+
+PhaseResult Runner::RunPhase() {
   const int n = std::max(1, opts_.threads);
   const bool real_clock = dynamic_cast<SteadyClock*>(&clock_) != nullptr;
   const bool series_intended = opts_.target_ops_per_s > 0 && opts_.measurement_interval != "op";
@@ -269,16 +288,28 @@ PhaseResult Runner::Run() {
       interval_acc[i]->Reset();
     }
   };
-  auto print_status = [&](std::int64_t now) {
-    const std::uint64_t done = total_done();
+  // One status line (of the whole job with a combiner); returns whether
+  // every process has finished its phase (this one alone without).
+  StatusCombiner* const combiner = opts_.status ? opts_.status_combiner : nullptr;
+  auto print_status = [&](std::int64_t now, bool finished) {
+    std::uint64_t done = total_done();
+    std::uint64_t planned = total_planned;
+    bool print = true, all_finished = finished;
+    if (combiner != nullptr) {
+      StatusCombiner::Figures f{done, planned, finished, &status_acc};
+      print = combiner->Combine(f);
+      done = f.done;
+      planned = f.planned;
+      all_finished = f.finished;
+    }
     const double elapsed_s = static_cast<double>(now - start) / 1e9;
     const double dt = static_cast<double>(now - last_status_t) / 1e9;
-    const double cur = dt > 0 ? static_cast<double>(done - last_status_ops) / dt : 0;
-    if (opts_.status && status_out_ != nullptr) {
+    const double cur = dt > 0 ? static_cast<double>(done - std::min(done, last_status_ops)) / dt : 0;
+    if (opts_.status && print && status_out_ != nullptr) {
       std::optional<std::int64_t> remaining;
-      if (total_planned > 0 && done > 0) {
+      if (planned > 0 && done > 0) {
         remaining = static_cast<std::int64_t>(std::ceil(
-            elapsed_s * static_cast<double>(total_planned - std::min(done, total_planned)) / static_cast<double>(done)));
+            elapsed_s * static_cast<double>(planned - std::min(done, planned)) / static_cast<double>(done)));
       } else if (max_ns > 0) {
         remaining = static_cast<std::int64_t>(std::ceil(std::max(0.0, opts_.max_execution_s - elapsed_s)));
       }
@@ -296,6 +327,7 @@ PhaseResult Runner::Run() {
     }
     last_status_t = now;
     last_status_ops = done;
+    return all_finished;
   };
   auto print_progress = [&](std::int64_t now) {
     if (!opts_.progress || status_out_ == nullptr || opts_.status) return;
@@ -316,6 +348,7 @@ PhaseResult Runner::Run() {
   };
 
   std::string stop_reason = opts_.loading || opts_.operation_count > 0 ? "operationcount" : "";
+  lines_started_ = true;
   while (running.load() > 0) {
     const std::int64_t now = clock_.NowNs();
     if (StopSignal() != 0 && !stop.load()) {
@@ -342,7 +375,7 @@ PhaseResult Runner::Run() {
       print_progress(now);
     }
     if (now >= next_status + kGraceNs) {
-      print_status(now);
+      print_status(now, false);
       next_status += status_ns;
     }
     std::int64_t wake = std::min({next_point + kGraceNs, next_status + kGraceNs, now + 20'000'000});
@@ -360,7 +393,17 @@ PhaseResult Runner::Run() {
     next_point += interval_ns;
   }
   collect(end, true);
-  if (opts_.status) print_status(end);
+  if (opts_.status) {
+    // With a combiner, keep taking part in the job's lines until every
+    // process has finished (their calls must pair up with ours).
+    // Each call waits for the others' next line, so half an interval of
+    // (real) sleep in between keeps the waiting on this side.
+    bool all_finished = print_status(std::max(end, clock_.NowNs()), true);
+    while (!all_finished) {
+      std::this_thread::sleep_for(std::chrono::nanoseconds(status_ns / 2));
+      all_finished = print_status(std::max(end, clock_.NowNs()), true);
+    }
+  }
   if (opts_.progress && !opts_.status && status_out_ != nullptr) {
     print_progress(end);
     *status_out_ << "\n";

@@ -30,6 +30,28 @@
 
 namespace storebench {
 
+// Combines the status lines of the processes of one job (MPI ranks), so
+// that the line printed shows the whole job. Every process calls Combine
+// once per status line, in step (it is a collective): at each status
+// interval while its phase runs, once at once when its phase ends
+// (finished), and then at each interval until every process has finished.
+// Used from the collector thread only.
+class StatusCombiner {
+ public:
+  struct Figures {
+    std::uint64_t done = 0;     // operations completed in this phase so far
+    std::uint64_t planned = 0;  // operations planned (0 = until a time limit or a stop)
+    bool finished = false;      // this process's phase has ended
+    // Latency per operation type since the previous line (entries may be null).
+    std::array<std::unique_ptr<Histogram>, kNumOpTypes>* latency = nullptr;
+  };
+  virtual ~StatusCombiner() = default;
+  // Replaces `f` with the job's figures: done and planned summed, latency
+  // merged exactly (bucket counts added), finished when every process has.
+  // Returns true in the process that prints the line.
+  virtual bool Combine(Figures& f) = 0;
+};
+
 struct RunnerOptions {
   bool loading = false;
   int threads = 1;
@@ -47,6 +69,7 @@ struct RunnerOptions {
   double warmup_s = 0;
   bool status = false;                  // -s: status lines on status_out
   double status_interval_s = 10;
+  StatusCombiner* status_combiner = nullptr;  // with status: the job's lines, not this process's (MPI)
   bool progress = false;                // one-line progress with ETA (a terminal, load)
   std::string measurement_interval = "op";  // op | intended | both
   std::vector<double> percentiles = {50, 95, 99};
@@ -78,6 +101,8 @@ class Runner {
   PhaseResult Run();
 
  private:
+  PhaseResult RunPhase();
+  bool lines_started_ = false;  // the collector has begun its status lines
   Store& store_;
   CoreWorkload& workload_;
   RunnerOptions opts_;

@@ -178,6 +178,38 @@ TEST_F(MpiTest, LoadAndRunAgainstOneSharedRedisServer) {
   EXPECT_EQ(Count(x.out, "Return=UNEXPECTED_STATE"), 0u) << x.out;
 }
 
+// With -s, the status lines are the job's: rank 0 prints one line per
+// interval (not one per rank), its rate is the job's (each rank runs half the
+// target), the last line's count is the job's total, and every operation of
+// every rank is counted in exactly one line's latency summary.
+TEST_F(MpiTest, StatusLinesShowTheWholeJob) {
+  const Exec r = Mpirun(2, {"run", "memory", "-P", Workload("workloada"), "-p", "recordcount=1000", "-p",
+                            "operationcount=0", "-p", "maxexecutiontime=4", "-p", "target=2000", "-s", "-p",
+                            "status.interval=1", "--json", "run.json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const RunReport rep = ReadResult("run.json");
+  ASSERT_EQ(rep.phases.size(), 1u);
+  std::vector<std::uint64_t> done;
+  std::vector<double> rates;
+  std::uint64_t counted = 0;
+  std::istringstream lines(r.err);
+  for (std::string line; std::getline(lines, line);) {
+    const auto sec = line.find(" sec: ");
+    if (sec == std::string::npos) continue;
+    done.push_back(std::stoull(line.substr(sec + 6)));
+    rates.push_back(std::stod(line.substr(line.find("operations; ") + 12)));
+    for (auto at = line.find("Count="); at != std::string::npos; at = line.find("Count=", at + 1)) {
+      counted += std::stoull(line.substr(at + 6));
+    }
+  }
+  ASSERT_GE(done.size(), 3u) << r.err;
+  EXPECT_LE(done.size(), 6u) << "one line per interval, not one per rank: " << r.err;
+  EXPECT_EQ(done.back(), rep.phases[0].operations) << r.err;
+  EXPECT_EQ(counted, rep.phases[0].operations) << r.err;
+  EXPECT_GT(rates[1], 1500) << "the job runs 2000 ops/s, each rank 1000: " << r.err;
+  EXPECT_LT(rates[1], 2500) << r.err;
+}
+
 TEST_F(MpiTest, AnErrorOnOneRankStopsEveryRankWithExit2) {
   // --part under mpirun is refused on every rank; nothing is written.
   const Exec r = Mpirun(2, {"bench", "memory", "-P", Workload("workloada"), "--part", "0/2", "--json", "t.json"});

@@ -7,6 +7,7 @@
 #include "test_util.h"
 
 #include <csignal>
+#include <sstream>
 #include <thread>
 
 #include "core/error.h"
@@ -407,6 +408,68 @@ TEST(RunnerTest, ErrorsMaxStopsThePhase) {
   const OpResult* failed = FindOp(r, "READ-FAILED");
   ASSERT_NE(failed, nullptr);
   EXPECT_EQ(failed->service.count(), r.operations);
+}
+
+// A combiner standing in for other processes of a job that finish later:
+// it reports "not everyone finished" for `extra` more calls after this
+// process has finished, and adds `others_done` operations to every line.
+class ScriptedCombiner : public StatusCombiner {
+ public:
+  explicit ScriptedCombiner(int extra) : extra_(extra) {}
+  bool Combine(Figures& f) override {
+    ++calls;
+    if (f.finished) ++finished_calls;
+    f.done += 1000;
+    const bool everyone = f.finished && finished_calls > extra_;
+    f.finished = everyone;
+    return true;
+  }
+  int calls = 0, finished_calls = 0;
+
+ private:
+  int extra_;
+};
+
+TEST(RunnerTest, StatusCombinerGetsEveryLineAndOurCallsUntilEveryoneFinished) {
+  Properties props;
+  auto store = FindBinding("null").open(props, OpenContext{});
+  CoreWorkload w(ReadOnly(1000));
+  RunnerOptions o;
+  o.operation_count = 0;
+  o.max_execution_s = 0.5;
+  o.status = true;
+  o.status_interval_s = 0.1;
+  o.series_interval_s = 0.1;  // (a status line comes at most once per series interval)
+  ScriptedCombiner lines(2);
+  o.status_combiner = &lines;
+  std::ostringstream out;
+  SteadyClock clock;
+  Runner runner(*store, w, o, clock, &out);
+  const PhaseResult r = runner.Run();
+  EXPECT_GE(lines.calls, 4 + 3);          // the lines while running, then three once finished
+  EXPECT_EQ(lines.finished_calls, 3);     // until the others said they had finished too
+  // The printed count is the job's: this process's plus the others'.
+  const std::string text = out.str();
+  const auto last = text.rfind(" sec: ");
+  ASSERT_NE(last, std::string::npos) << text;
+  EXPECT_EQ(std::stoull(text.substr(last + 6)), r.operations + 1000) << text;
+}
+
+TEST(RunnerTest, StatusCombinerStillGetsOurCallsWhenThePhaseCannotStart) {
+  Properties props;
+  auto store = FindBinding("null").open(props, OpenContext{});
+  CoreWorkload w(ReadOnly(1000));
+  RunnerOptions o;
+  o.connections = 4;  // the null binding blocks its thread: refused before any line
+  o.binding = "null";
+  o.status = true;
+  o.status_interval_s = 0.05;
+  ScriptedCombiner lines(2);
+  o.status_combiner = &lines;
+  SteadyClock clock;
+  Runner runner(*store, w, o, clock, nullptr);
+  EXPECT_THROW(runner.Run(), ConfigError);
+  EXPECT_EQ(lines.finished_calls, 3);  // as a process that has finished, until all have
 }
 
 }  // namespace
