@@ -379,10 +379,11 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   for (const auto& n : notes) err << "storebench: note: " << n << "\n";
   if (!part_line.empty()) err << part_line << "\n";
 
-  // --hdr-log: written as the phases run.
+  // --hdr-log: written as the phases run; under MPI by rank 0 alone, once
+  // the ranks' series (with their histograms) are merged.
   std::ofstream hdr_file;
   std::optional<HdrLogWriter> hdr_log;
-  if (!cl.hdr_log_file.empty()) {
+  if (!cl.hdr_log_file.empty() && rank == 0) {
     hdr_file.open(cl.hdr_log_file, std::ios::binary | std::ios::trunc);
     if (!hdr_file) throw ConfigError("cannot write the HdrHistogram log '" + cl.hdr_log_file + "': " + std::strerror(errno));
     hdr_log.emplace(hdr_file, std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -405,6 +406,9 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   ro.measurement_interval = co.measurement_interval;
   ro.percentiles = co.percentiles;
   ro.series_interval_s = co.series_interval_s;
+  // A result that will be merged keeps each series point's histograms, so
+  // the merged series (and an MPI job's HdrHistogram log) is exact.
+  ro.series_histograms = mpi || !part_line.empty();
   ro.binding = binding.name;
   ro.progress = !mpi && isatty(STDERR_FILENO) != 0;
   // Under MPI every rank takes part in each status line; rank 0 prints the job's.
@@ -432,7 +436,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     if (!print) {
       o.status = false;
     }
-    if (hdr_log && print) {
+    if (hdr_log && print && !mpi) {
       // bench logs two phases in one file: its load phase's tags say so.
       const std::string prefix = is_bench && loading ? "LOAD-" : "";
       o.on_interval = [&hdr_log, prefix](double start_s, double end_s,
@@ -504,6 +508,23 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     }
     report = MergeResults(inputs);
     err << "storebench: merged the results of " << ranks << " MPI rank(s)\n";
+    if (hdr_log) {
+      // The job's log, from the merged series: one line per interval and
+      // operation, every rank's samples in it.
+      for (const PhaseResult& ph : report.phases) {
+        const std::string prefix = is_bench && ph.phase == "load" ? "LOAD-" : "";
+        for (const IntervalPoint& pt : ph.series) {
+          const double end_s = static_cast<double>(ph.start_unix_ms) / 1000.0 + pt.t_s;
+          for (const IntervalPoint::Op& op : pt.ops) {
+            if (op.buckets.empty()) continue;
+            const Histogram h = Histogram::FromBuckets(op.buckets, op.min_ns, op.max_ns, op.sum_ns);
+            hdr_log->WriteInterval(prefix + op.name, end_s - co.series_interval_s, co.series_interval_s, h);
+          }
+        }
+      }
+      hdr_file.flush();
+      if (!hdr_file) throw SetupError("cannot write the HdrHistogram log '" + cl.hdr_log_file + "': " + std::strerror(errno));
+    }
   }
 
   std::ostringstream text;

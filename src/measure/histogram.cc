@@ -85,19 +85,43 @@ void Histogram::Reset() {
   sum_ = 0;
 }
 
-std::uint64_t Histogram::ValueAtPercentile(double p) const {
-  if (count_ == 0) return 0;
-  // rank = ceil(p/100 * count), at least 1, at most count. p is taken to
-  // 6 decimal places (as an integer number of 1e-6 percent) so that decimal
-  // inputs like 99.9 are exact: 99.9% of 1000 samples is rank 999, not 1000.
+namespace {
+// rank = ceil(p/100 * count), at least 1, at most count. p is taken to 6
+// decimal places (as an integer number of 1e-6 percent) so that decimal
+// inputs like 99.9 are exact: 99.9% of 1000 samples is rank 999, not 1000.
+std::uint64_t RankOf(double p, std::uint64_t count) {
   if (!(p > 0)) p = 0;  // also catches NaN
   if (p > 100) p = 100;
   const auto micro = static_cast<unsigned __int128>(std::llround(p * 1e6));  // 0 .. 1e8
   constexpr unsigned __int128 kScale = 100'000'000;
-  unsigned __int128 rank = (micro * count_ + kScale - 1) / kScale;
+  unsigned __int128 rank = (micro * count + kScale - 1) / kScale;
   if (rank < 1) rank = 1;
-  if (rank > count_) rank = count_;
+  if (rank > count) rank = count;
+  return static_cast<std::uint64_t>(rank);
+}
+}  // namespace
 
+std::uint64_t Histogram::PercentileOfBuckets(const std::vector<std::pair<std::uint32_t, std::uint64_t>>& buckets,
+                                             std::uint64_t min, std::uint64_t max, double p) {
+  std::uint64_t count = 0;
+  for (const auto& b : buckets) count += b.second;
+  if (count == 0) return 0;
+  const std::uint64_t rank = RankOf(p, count);
+  std::uint64_t cumulative = 0;
+  std::uint32_t i = buckets.back().first;
+  for (const auto& [index, n] : buckets) {
+    cumulative += n;
+    if (cumulative >= rank) {
+      i = index;
+      break;
+    }
+  }
+  return std::max(std::min(BucketHighest(i), max), min);
+}
+
+std::uint64_t Histogram::ValueAtPercentile(double p) const {
+  if (count_ == 0) return 0;
+  const std::uint64_t rank = RankOf(p, count_);
   const std::uint32_t lo = BucketIndex(min_), hi = BucketIndex(max_);
   std::uint64_t cumulative = 0;
   std::uint32_t i = lo;

@@ -54,6 +54,10 @@ class Histogram {
   std::vector<std::pair<std::uint32_t, std::uint64_t>> NonEmptyBuckets() const;
   static Histogram FromBuckets(const std::vector<std::pair<std::uint32_t, std::uint64_t>>& buckets,
                                std::uint64_t min, std::uint64_t max, std::uint64_t sum);
+  // ValueAtPercentile of the histogram those sorted non-empty buckets (and
+  // min/max) describe, without building it (no full bucket array).
+  static std::uint64_t PercentileOfBuckets(const std::vector<std::pair<std::uint32_t, std::uint64_t>>& buckets,
+                                           std::uint64_t min, std::uint64_t max, double p);
 
   // Bucket geometry (exposed for tests and serialization). Index i holds the
   // values BucketLowest(i) ..= BucketHighest(i); indexes run 0 .. BucketCount()-1

@@ -36,6 +36,12 @@ struct IntervalPoint {
     double p50_us = 0;
     double p99_us = 0;
     double max_us = 0;
+    // The interval's latency histogram (non-empty buckets as (index, count),
+    // min/max/sum in ns), kept only in results meant to be merged (MPI ranks,
+    // --part; RunnerOptions::series_histograms): with it a merged point's
+    // percentiles are exact, and its HdrHistogram log can be written.
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> buckets;
+    std::uint64_t min_ns = 0, max_ns = 0, sum_ns = 0;
   };
   std::vector<Op> ops;
 };

@@ -111,6 +111,16 @@ Json PhaseJson(const PhaseResult& p) {
       x["p50_us"] = Number(o.p50_us);
       x["p99_us"] = Number(o.p99_us);
       x["max_us"] = Number(o.max_us);
+      if (!o.buckets.empty()) {
+        Json h = Json::object();
+        h["min"] = o.min_ns;
+        h["max"] = o.max_ns;
+        h["sum"] = o.sum_ns;
+        Json b = Json::array();
+        for (const auto& [index, n] : o.buckets) b.push_back(Json::array({index, n}));
+        h["buckets"] = std::move(b);
+        x["histogram_ns"] = std::move(h);
+      }
       sops[o.name] = std::move(x);
     }
     s["ops"] = std::move(sops);
@@ -331,6 +341,33 @@ IntervalPoint ReadPoint(const Json& j, const std::string& path) {
     o.p50_us = Double(Field(v, p, "p50_us"), Child(p, "p50_us"));
     o.p99_us = Double(Field(v, p, "p99_us"), Child(p, "p99_us"));
     o.max_us = Double(Field(v, p, "max_us"), Child(p, "max_us"));
+    if (v.contains("histogram_ns")) {
+      // Read without building a Histogram (a full bucket array per point).
+      const std::string hpath = Child(p, "histogram_ns");
+      const Json& h = Object(v["histogram_ns"], hpath);
+      o.min_ns = U64(Field(h, hpath, "min"), Child(hpath, "min"));
+      o.max_ns = U64(Field(h, hpath, "max"), Child(hpath, "max"));
+      o.sum_ns = U64(Field(h, hpath, "sum"), Child(hpath, "sum"));
+      const std::string bpath = Child(hpath, "buckets");
+      const Json& jb = Array(Field(h, hpath, "buckets"), bpath);
+      std::uint64_t total = 0;
+      for (std::size_t i = 0; i < jb.size(); ++i) {
+        const Json& e = jb[i];
+        const std::string epath = Child(bpath, i);
+        if (!e.is_array() || e.size() != 2) Fail(epath, "expected [bucket index, count], got " + Scalar(e));
+        const std::uint64_t index = U64(e[0], Child(epath, 0));
+        if (index >= Histogram::BucketCount() || (!o.buckets.empty() && index <= o.buckets.back().first)) {
+          Fail(Child(epath, 0), "bucket index " + std::to_string(index) + " out of range or out of order");
+        }
+        const std::uint64_t n = U64(e[1], Child(epath, 1));
+        total += n;
+        o.buckets.emplace_back(static_cast<std::uint32_t>(index), n);
+      }
+      if (total != o.count) {
+        Fail(hpath, "bucket total " + std::to_string(total) + " differs from the point's count " +
+                        std::to_string(o.count));
+      }
+    }
     pt.ops.push_back(std::move(o));
   }
   return pt;

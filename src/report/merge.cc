@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -90,9 +91,14 @@ OpResult& OpNamed(std::vector<OpResult>& ops, const std::string& name) {
 // Time series aligned by wall-clock time; see the header.
 std::vector<IntervalPoint> MergeSeries(const std::vector<const PhaseResult*>& phases, std::int64_t start_ms,
                                        double granularity_ms) {
+  struct OpAcc {
+    IntervalPoint::Op op;  // mean_us holds the sum of latencies until the end
+    std::map<std::uint32_t, std::uint64_t> buckets;
+    bool exact = true;     // every contribution carried its histogram
+  };
   struct Acc {
     std::uint64_t operations = 0;
-    std::vector<IntervalPoint::Op> ops;  // mean_us holds the sum of latencies until the end
+    std::vector<OpAcc> ops;
   };
   std::map<std::int64_t, Acc> points;
   for (const PhaseResult* p : phases) {
@@ -103,19 +109,26 @@ std::vector<IntervalPoint> MergeSeries(const std::vector<const PhaseResult*>& ph
       Acc& acc = points[idx];
       acc.operations += pt.operations;
       for (const auto& o : pt.ops) {
-        IntervalPoint::Op* m = nullptr;
+        OpAcc* m = nullptr;
         for (auto& x : acc.ops) {
-          if (x.name == o.name) m = &x;
+          if (x.op.name == o.name) m = &x;
         }
         if (!m) {
-          acc.ops.push_back({o.name, 0, 0, 0, 0, 0});
+          acc.ops.emplace_back();
           m = &acc.ops.back();
+          m->op.name = o.name;
+          m->op.min_ns = std::numeric_limits<std::uint64_t>::max();
         }
-        m->count += o.count;
-        m->mean_us += o.mean_us * static_cast<double>(o.count);
-        m->p50_us = std::max(m->p50_us, o.p50_us);
-        m->p99_us = std::max(m->p99_us, o.p99_us);
-        m->max_us = std::max(m->max_us, o.max_us);
+        m->op.count += o.count;
+        m->op.mean_us += o.mean_us * static_cast<double>(o.count);
+        m->op.p50_us = std::max(m->op.p50_us, o.p50_us);
+        m->op.p99_us = std::max(m->op.p99_us, o.p99_us);
+        m->op.max_us = std::max(m->op.max_us, o.max_us);
+        if (o.count > 0 && o.buckets.empty()) m->exact = false;
+        for (const auto& [index, n] : o.buckets) m->buckets[index] += n;
+        m->op.min_ns = std::min(m->op.min_ns, o.min_ns);
+        m->op.max_ns = std::max(m->op.max_ns, o.max_ns);
+        m->op.sum_ns += o.sum_ns;
       }
     }
   }
@@ -125,9 +138,18 @@ std::vector<IntervalPoint> MergeSeries(const std::vector<const PhaseResult*>& ph
     pt.t_s = static_cast<double>(idx) * granularity_ms / 1000.0;
     pt.operations = acc.operations;
     pt.ops_per_s = static_cast<double>(acc.operations) * 1000.0 / granularity_ms;
-    for (auto& o : acc.ops) {
+    for (auto& a : acc.ops) {
+      IntervalPoint::Op& o = a.op;
       o.mean_us = o.count ? o.mean_us / static_cast<double>(o.count) : 0;
-      pt.ops.push_back(o);
+      if (a.exact && !a.buckets.empty()) {
+        // Every part's histogram is here: the union's percentiles, exactly.
+        o.buckets.assign(a.buckets.begin(), a.buckets.end());
+        o.p50_us = static_cast<double>(Histogram::PercentileOfBuckets(o.buckets, o.min_ns, o.max_ns, 50)) / 1e3;
+        o.p99_us = static_cast<double>(Histogram::PercentileOfBuckets(o.buckets, o.min_ns, o.max_ns, 99)) / 1e3;
+      } else {
+        o.min_ns = o.max_ns = o.sum_ns = 0;
+      }
+      pt.ops.push_back(std::move(o));
     }
     out.push_back(std::move(pt));
   }

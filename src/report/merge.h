@@ -15,8 +15,10 @@
 //   rounded to the nearest multiple of timeseries.granularity from the
 //   merged start) and added: operations, ops_per_s and counts are sums,
 //   mean_us is count-weighted and max_us the largest (both exact);
-//   p50_us/p99_us are the largest of the parts' (an upper bound: the series
-//   keeps no histograms);
+//   p50_us/p99_us are exact (those of the union) when every part kept its
+//   points' histograms (MPI ranks and --part results do; the merged point
+//   keeps the merged histogram), else the largest of the parts' (an upper
+//   bound);
 // - disk_bytes is the sum when every part has it, else absent (null);
 // - notes are the union; store_stats are dropped (they are per store).
 // The merged report keeps one PartSummary per part (in client.id order), the

@@ -51,7 +51,7 @@ std::uint64_t Share(std::uint64_t total, std::uint64_t n, std::uint64_t i) {
 }
 
 IntervalPoint MakePoint(double t_s, double interval_s,
-                        const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& h) {
+                        const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& h, bool keep_buckets) {
   IntervalPoint p;
   p.t_s = t_s;
   for (int i = 0; i < kNumOpTypes; ++i) {
@@ -63,6 +63,12 @@ IntervalPoint MakePoint(double t_s, double interval_s,
     op.p50_us = static_cast<double>(h[i]->ValueAtPercentile(50)) / 1e3;
     op.p99_us = static_cast<double>(h[i]->ValueAtPercentile(99)) / 1e3;
     op.max_us = static_cast<double>(h[i]->max()) / 1e3;
+    if (keep_buckets) {
+      op.buckets = h[i]->NonEmptyBuckets();
+      op.min_ns = h[i]->min();
+      op.max_ns = h[i]->max();
+      op.sum_ns = h[i]->sum();
+    }
     // Read-modify-write is composite: its read and update are counted too.
     if (static_cast<OpType>(i) != OpType::kReadModifyWrite) p.operations += op.count;
     p.ops.push_back(std::move(op));
@@ -275,7 +281,8 @@ PhaseResult Runner::RunPhase() {
                                                 start, std::max(start, point_end));
     const double len_s = final_point ? static_cast<double>(point_end - point_start) / 1e9
                                      : static_cast<double>(interval_ns) / 1e9;
-    IntervalPoint p = MakePoint(static_cast<double>(point_end - start) / 1e9, len_s, interval_acc);
+    IntervalPoint p = MakePoint(static_cast<double>(point_end - start) / 1e9, len_s, interval_acc,
+                                opts_.series_histograms);
     if (opts_.on_interval) {
       opts_.on_interval(start_unix_s + static_cast<double>(point_start - start) / 1e9,
                         start_unix_s + static_cast<double>(point_end - start) / 1e9, interval_acc);

@@ -74,6 +74,9 @@ struct RunnerOptions {
   std::string measurement_interval = "op";  // op | intended | both
   std::vector<double> percentiles = {50, 95, 99};
   double series_interval_s = 1;
+  // Keep each series point's histograms (IntervalPoint::Op::buckets), for
+  // results that will be merged with others'.
+  bool series_histograms = false;
   std::string binding;                  // for the result
   // If set, called on the collector thread once per series interval (also
   // the last, partial one) with that interval's histograms: each type's OK

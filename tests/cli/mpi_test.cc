@@ -9,12 +9,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/mpi_job.h"
 #include "report/json_report.h"
+#include "hdr_log_decode.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;
@@ -208,6 +210,37 @@ TEST_F(MpiTest, StatusLinesShowTheWholeJob) {
   EXPECT_EQ(counted, rep.phases[0].operations) << r.err;
   EXPECT_GT(rates[1], 1500) << "the job runs 2000 ops/s, each rank 1000: " << r.err;
   EXPECT_LT(rates[1], 2500) << r.err;
+}
+
+// --hdr-log under MPI: rank 0 alone writes the job's log, from the merged
+// series (every rank's interval histograms added), so the log's samples
+// per tag are, bucket by bucket, the merged result's.
+TEST_F(MpiTest, HdrLogIsTheWholeJobs) {
+  const Exec r = Mpirun(2, {"bench", "memory", "-P", Workload("workloada"), "-p", "recordcount=2000", "-p",
+                            "operationcount=20000", "-target", "100000", "-p", "timeseries.granularity=20",
+                            "--hdr-log", "x.hlog", "--json", "r.json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto log = hdr_test::ParseLog(test_util::Slurp((dir_ / "x.hlog").string()));
+  std::map<std::string, std::map<std::uint32_t, std::uint64_t>> logged;
+  std::map<std::string, int> lines;
+  for (const auto& l : log.lines) {
+    for (const auto& [i, n] : l.h.buckets) logged[l.tag][i] += n;
+    lines[l.tag]++;
+  }
+  std::map<std::string, std::map<std::uint32_t, std::uint64_t>> result;
+  for (const PhaseResult& ph : ReadResult("r.json").phases) {
+    for (const OpResult& op : ph.ops) {
+      std::string name = op.name;
+      if (name.size() > 7 && name.compare(name.size() - 7, 7, "-FAILED") == 0) name.resize(name.size() - 7);
+      for (const auto& [i, n] : op.service.NonEmptyBuckets()) result[(ph.phase == "load" ? "LOAD-" : "") + name][i] += n;
+    }
+  }
+  std::erase_if(result, [](const auto& kv) { return kv.second.empty(); });
+  EXPECT_EQ(logged, result);
+  std::uint64_t reads = 0;
+  for (const auto& [i, n] : logged["READ"]) reads += n;
+  EXPECT_GT(reads, 5000u);  // both ranks' reads (the job's 20000 operations are about half reads)
+  EXPECT_GT(lines["READ"], 2) << "expected several 20 ms intervals";
 }
 
 TEST_F(MpiTest, AnErrorOnOneRankStopsEveryRankWithExit2) {

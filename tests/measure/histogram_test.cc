@@ -445,5 +445,24 @@ TEST(Histogram, MoveAndReuseMovedFrom) {
   ExpectSameHistogram(d, b);
 }
 
+
+// The sparse form (a merged series point keeps only its non-empty buckets)
+// answers every percentile exactly as the histogram does.
+TEST(Histogram, PercentileOfBucketsAgreesWithValueAtPercentile) {
+  std::mt19937_64 rng(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::lognormal_distribution<double> lat(6.0 + trial % 7, 0.3 + 0.2 * (trial % 5));
+    Histogram h;
+    const int n = 1 + trial * 37;
+    for (int i = 0; i < n; ++i) h.Record(static_cast<std::uint64_t>(lat(rng)));
+    const auto buckets = h.NonEmptyBuckets();
+    for (double p : {0.0, 1.0, 25.0, 50.0, 90.0, 99.0, 99.9, 99.99, 100.0}) {
+      EXPECT_EQ(Histogram::PercentileOfBuckets(buckets, h.min(), h.max(), p), h.ValueAtPercentile(p))
+          << "trial " << trial << " p" << p;
+    }
+  }
+  EXPECT_EQ(Histogram::PercentileOfBuckets({}, 0, 0, 50), 0u);
+}
+
 }  // namespace
 }  // namespace storebench

@@ -63,7 +63,7 @@ RunReport FixedReport() {
   pt.t_s = 1;
   pt.operations = 10;
   pt.ops_per_s = 10;
-  pt.ops.push_back({"READ", 10, 811.3491, 2.049, 3000.319, 5000});
+  pt.ops.push_back({"READ", 10, 811.3491, 2.049, 3000.319, 5000, {}, 0, 0, 0});
   p.series.push_back(pt);
   r.phases.push_back(p);
   return r;
@@ -253,8 +253,8 @@ RunReport RandomReport() {
       pt.t_s = s + 0.5;
       pt.operations = 1000 + s;
       pt.ops_per_s = s == 3 ? std::numeric_limits<double>::infinity() : 1000.25 * s;
-      if (s != 1) pt.ops.push_back({"READ", 900, 12.75, 10, 99.5, 1234.125});
-      if (s == 2) pt.ops.push_back({"UPDATE", 100, -0.0, 1e-7, 3, 1e300});
+      if (s != 1) pt.ops.push_back({"READ", 900, 12.75, 10, 99.5, 1234.125, {}, 0, 0, 0});
+      if (s == 2) pt.ops.push_back({"UPDATE", 100, -0.0, 1e-7, 3, 1e300, {}, 0, 0, 0});
       p.series.push_back(pt);
     }
     r.phases.push_back(p);

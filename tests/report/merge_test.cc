@@ -63,7 +63,7 @@ RunReport Part(int k, int n, std::uint64_t reads, Histogram* all_reads, std::int
     pt.t_s = s;
     pt.operations = 100;
     pt.ops_per_s = 100;
-    pt.ops = {{"READ", 60, 10.0 * (k + 1), 9, 20, 30.0 * (k + 1)}};
+    pt.ops = {{"READ", 60, 10.0 * (k + 1), 9, 20, 30.0 * (k + 1), {}, 0, 0, 0}};
     p.series.push_back(pt);
   }
   r.phases.push_back(std::move(p));
@@ -160,6 +160,51 @@ TEST(Merge, SeriesIsAlignedByWallClockSecond) {
   EXPECT_DOUBLE_EQ(s[1].ops[0].max_us, 60);
   EXPECT_EQ(s[2].operations, 100u);
   EXPECT_DOUBLE_EQ(s[2].t_s, 3);
+}
+
+// Parts that keep their points' histograms (MPI ranks, --part) merge into
+// a series whose percentiles are those of the union, exactly, through the
+// JSON files; a part without them makes that point an upper bound again.
+TEST(Merge, SeriesPercentilesAreThoseOfTheUnionWhenPartsKeepHistograms) {
+  Histogram unused;
+  std::vector<MergeInput> in;
+  Histogram union_s1;  // every part's READ samples of second 1
+  for (int k = 0; k < 3; ++k) {
+    RunReport r = Part(k, 3, 10, &unused, 5'000'000);
+    std::mt19937_64 rng(7 + static_cast<std::uint64_t>(k));
+    std::lognormal_distribution<double> lat(9.0 + k, 0.5 + k);
+    for (IntervalPoint& pt : r.phases[0].series) {
+      Histogram h;
+      for (int i = 0; i < 60; ++i) h.Record(static_cast<std::uint64_t>(lat(rng)) + 1);
+      if (pt.t_s == 1) union_s1.Merge(h);
+      IntervalPoint::Op& op = pt.ops[0];
+      op.p50_us = static_cast<double>(h.ValueAtPercentile(50)) / 1e3;
+      op.p99_us = static_cast<double>(h.ValueAtPercentile(99)) / 1e3;
+      op.buckets = h.NonEmptyBuckets();
+      op.min_ns = h.min();
+      op.max_ns = h.max();
+      op.sum_ns = h.sum();
+    }
+    std::stringstream json;  // through the file format, as merge reads parts
+    WriteJson(r, json);
+    in.push_back({"p" + std::to_string(k), ReadJson(json)});
+  }
+  const RunReport m = MergeResults(in);
+  const IntervalPoint::Op& op = m.phases[0].series.at(0).ops.at(0);
+  EXPECT_EQ(op.count, 180u);
+  EXPECT_DOUBLE_EQ(op.p50_us, static_cast<double>(union_s1.ValueAtPercentile(50)) / 1e3);
+  EXPECT_DOUBLE_EQ(op.p99_us, static_cast<double>(union_s1.ValueAtPercentile(99)) / 1e3);
+  EXPECT_EQ(op.buckets, union_s1.NonEmptyBuckets());
+  EXPECT_EQ(op.sum_ns, union_s1.sum());
+
+  // One part without histograms: the largest of the parts' p99 again.
+  in[1].report.phases[0].series[0].ops[0].buckets.clear();
+  const RunReport bound = MergeResults(in);
+  const IntervalPoint::Op& b = bound.phases[0].series.at(0).ops.at(0);
+  double largest = 0;
+  for (const auto& part : in) largest = std::max(largest, part.report.phases[0].series[0].ops[0].p99_us);
+  EXPECT_DOUBLE_EQ(b.p99_us, largest);
+  EXPECT_TRUE(b.buckets.empty());
 }
 
 TEST(Merge, DiskBytesOnlyWhenEveryPartHasIt) {
