@@ -291,6 +291,9 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   // Under mpirun, rank R of N is part R/N, with a store directory of its own
   // unless NAME.dir is given.
   const bool rank_store = mpi && binding.uses_dir && !props.Has(dir_key) && cl.command != "bench";
+  // mpi.rank_results=true: rank 0 also writes each rank's own result next
+  // to the job's (FILE.rank-R.json), e.g. to check or re-merge them.
+  const bool rank_results = props.GetBool("mpi.rank_results", false);
   if (mpi) {
     if (props.Has("client.id") || props.Has("client.count")) {
       throw ConfigError("--part / client.id / client.count cannot be used under mpirun: rank R of N is part R/N");
@@ -505,6 +508,9 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     for (std::size_t r = 0; r < all.size(); ++r) {
       std::istringstream in(all[r]);
       inputs.push_back({"rank " + std::to_string(r), ReadJson(in)});
+      if (rank_results && !json_path.empty()) {
+        WriteFileAtomically(json_path + ".rank-" + std::to_string(r) + ".json", all[r]);
+      }
     }
     report = MergeResults(inputs);
     err << "storebench: merged the results of " << ranks << " MPI rank(s)\n";

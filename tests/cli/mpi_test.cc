@@ -88,6 +88,38 @@ class MpiTest : public ::testing::Test {
   fs::path dir_;
 };
 
+// The job's result (`name`) against its ranks' own results (written with
+// mpi.rank_results=true): per operation, the merged histograms are the
+// ranks' added bucket by bucket, so count and every percentile are those of
+// one histogram that saw every sample; return codes are the ranks' sums.
+void ExpectMergedEqualsUnionOfRanks(const fs::path& dir, const std::string& name, int ranks) {
+  auto read = [](const fs::path& p) {
+    std::ifstream f(p);
+    return ReadJson(f);
+  };
+  const RunReport job = read(dir / name);
+  std::vector<RunReport> parts;
+  for (int r = 0; r < ranks; ++r) parts.push_back(read(dir / (name + ".rank-" + std::to_string(r) + ".json")));
+  for (std::size_t ph = 0; ph < job.phases.size(); ++ph) {
+    for (const OpResult& op : job.phases[ph].ops) {
+      SCOPED_TRACE(job.phases[ph].phase + " " + op.name);
+      Histogram all;
+      std::uint64_t oks = 0;
+      for (const RunReport& part : parts) {
+        for (const OpResult& mine : part.phases.at(ph).ops) {
+          if (mine.name != op.name) continue;
+          all.Merge(mine.service);
+          oks += mine.return_codes[static_cast<int>(Status::kOk)];
+        }
+      }
+      EXPECT_EQ(op.service.NonEmptyBuckets(), all.NonEmptyBuckets());
+      EXPECT_EQ(op.service.count(), all.count());
+      for (double p : {50.0, 99.0, 99.9}) EXPECT_EQ(op.service.ValueAtPercentile(p), all.ValueAtPercentile(p)) << p;
+      EXPECT_EQ(op.return_codes[static_cast<int>(Status::kOk)], oks);
+    }
+  }
+}
+
 void ExpectOneSummary(const Exec& r, std::size_t phases) {
   EXPECT_EQ(Count(r.out, "[OVERALL], RunTime(ms)"), phases) << r.out;
   EXPECT_EQ(Count(r.err, "merged the results of"), 1u) << r.err;
@@ -124,7 +156,7 @@ TEST_F(MpiTest, LoadThenRunRocksdbWithAStorePerRank) {
 
   std::vector<std::string> run = {"run", "rocksdb"};
   run.insert(run.end(), common.begin(), common.end());
-  run.insert(run.end(), {"-p", "operationcount=8000", "--json", "run.json"});
+  run.insert(run.end(), {"-p", "operationcount=8000", "-p", "mpi.rank_results=true", "--json", "run.json"});
   const Exec x = Mpirun(ranks, run);
   ASSERT_EQ(x.code, 0) << x.err;
   ExpectOneSummary(x, 1);
@@ -132,6 +164,7 @@ TEST_F(MpiTest, LoadThenRunRocksdbWithAStorePerRank) {
   EXPECT_EQ(rep.phases.at(0).operations, 8000u);
   EXPECT_EQ(rep.phases.at(0).integrity_failures, 0u);
   EXPECT_EQ(rep.parts.size(), static_cast<std::size_t>(ranks));
+  ExpectMergedEqualsUnionOfRanks(dir_, "run.json", ranks);
   EXPECT_EQ(Count(x.out, "Return=UNEXPECTED_STATE"), 0u) << x.out;
 }
 
@@ -164,7 +197,7 @@ TEST_F(MpiTest, LoadAndRunAgainstOneSharedRedisServer) {
 
   std::vector<std::string> run = {"run", "redis"};
   run.insert(run.end(), common.begin(), common.end());
-  run.insert(run.end(), {"-p", "operationcount=4000", "--json", "run.json"});
+  run.insert(run.end(), {"-p", "operationcount=4000", "-p", "mpi.rank_results=true", "--json", "run.json"});
   const Exec x = Mpirun(4, run);
   ASSERT_EQ(x.code, 0) << x.err;
   ExpectOneSummary(x, 1);
@@ -176,6 +209,7 @@ TEST_F(MpiTest, LoadAndRunAgainstOneSharedRedisServer) {
   std::uint64_t sum = 0;
   for (const auto& part : rep.parts) sum += part.phases.at(0).operations;
   EXPECT_EQ(sum, 4000u);
+  ExpectMergedEqualsUnionOfRanks(dir_, "run.json", 4);
   EXPECT_EQ(Count(x.out, "Return=ERROR"), 0u) << x.out;
   EXPECT_EQ(Count(x.out, "Return=UNEXPECTED_STATE"), 0u) << x.out;
 }
