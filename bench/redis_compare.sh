@@ -4,7 +4,9 @@
 # (prefilled, so every GET hits), uniform keys, 1 client thread with 50
 # connections, pipeline 1 and 16. For each tool and depth it prints ops/s and
 # the client's CPU seconds (user+sys of the client process, from GNU time) per
-# million operations, as one Markdown table on stdout; progress goes to stderr
+# million operations, and the server's (from /proc/PID/stat: what each tool's
+# requests cost the server; with the server saturated, it sets the rate), as
+# one Markdown table on stdout; progress goes to stderr
 # and the raw outputs stay in $OUT.
 #
 # Pinning: on a machine with 2 or more cores the server runs on core
@@ -21,6 +23,7 @@
 #     connections draw the same key sequence.
 #   storebench's redis binding (build/default/storebench), layout=string, update=replace
 #     (an update is one SET XX, as memtier's SET; the default merge is GET + SET),
+#     table=t insertorder=ordered fieldnameprefix=f (short keys and field names, as memtier's),
 #     fieldcount=1, fieldlength=100, YCSB readproportion=0.5 updateproportion=0.5.
 #
 # Usage: bench/redis_compare.sh          (after scripts/setup.sh and scripts/build.sh default)
@@ -146,7 +149,11 @@ log "prefilling $KEYS keys with $VALUE-byte values for redis-benchmark and for m
 prefill "key:" "%012d" 0 $((KEYS - 1))
 prefill "memtier-" "%d" 1 "$KEYS"
 
+# Keys and values as close to memtier's as YCSB's model allows, so that the
+# server does the same work per request: table "t" and insertorder=ordered
+# give keys like t:user12345 (memtier: memtier-12345); one field named "f0".
 sb_common=(-p redis.layout=string -p redis.update=replace -p writeallfields=true
+           -p table=t -p insertorder=ordered -p fieldnameprefix=f
            -p recordcount=$KEYS -p fieldcount=1 -p fieldlength=$VALUE
            -threads 1 -p connections="$CONNS")
 sb_status="" sb_props=()
@@ -169,15 +176,23 @@ rows=()
 notes=()
 round=1
 # One measurement: the per-round table, and $OUT/rows.tsv for the medians.
-row() {
-  rows+=("| $1 | $2 | $round | $3 | $4 |")
-  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$OUT/rows.tsv"
+row() { # TOOL DEPTH OPS/S CLIENT-CPU-PER-M [SERVER-CPU-PER-M]
+  rows+=("| $1 | $2 | $round | $3 | $4 | ${5:-} |")
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5:-}" >>"$OUT/rows.tsv"
 }
-# Runs "$@" (pinned) under GNU time; CPU seconds (user+sys) into the file $1.
+# The server process's CPU seconds so far (user + system).
+clk_tck=$(getconf CLK_TCK)
+server_cpu() { awk -v hz="$clk_tck" '{sub(/^.*\) /, ""); print ($12 + $13) / hz}' "/proc/$server_pid/stat"; }
+# Runs "$@" (pinned) under GNU time; CPU seconds (user+sys) into the file $1,
+# the server's CPU seconds meanwhile into $1.server.
 timed() {
-  local tf=$1; shift
-  /usr/bin/time -f "%U %S" -o "$tf" "${client[@]}" "$@"
+  local tf=$1 s0 rc=0; shift
+  s0=$(server_cpu)
+  /usr/bin/time -f "%U %S" -o "$tf" "${client[@]}" "$@" || rc=$?
+  awk -v a="$(server_cpu)" -v b="$s0" 'BEGIN { printf "%.3f\n", a - b }' >"$tf.server"
+  return $rc
 }
+server_of() { cat "$1.server"; }
 cpu_of() { tail -1 "$1" | awk '{printf "%.3f", $1 + $2}'; }
 per_m() { awk -v c="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.2f", c / n * 1e6; else print "n/a" }'; }
 fmt_rate() { awk -v r="$1" 'BEGIN { printf "%.0f", r }'; }
@@ -194,7 +209,7 @@ check_misses() { # LABEL
 rb_rate() { tr '\r' '\n' <"$1" | awk -v t="$2:" '$1 == t && /requests per second/ {r = $2} END {print r + 0}'; }
 
 run_redis_benchmark() { # DEPTH
-  local d=$1 cal n rg rs cg cs
+  local d=$1 cal n rg rs cg cs sg ss
   # A short GET run first: warms up, and its rate sizes the measured runs to ~DURATION s each.
   redis-benchmark -h "$host" -p "$port" "${rb_auth[@]}" -c "$CONNS" -n $((20000 * d)) -P "$d" \
     -d $VALUE -r $KEYS -t get --threads 1 -q >"$OUT/rb-p$d-cal.out" 2>&1 </dev/null
@@ -209,11 +224,13 @@ run_redis_benchmark() { # DEPTH
   check_misses "redis-benchmark pipeline $d"
   rg=$(rb_rate "$OUT/rb-p$d-get.out" GET); rs=$(rb_rate "$OUT/rb-p$d-set.out" SET)
   cg=$(cpu_of "$OUT/rb-p$d-get.time"); cs=$(cpu_of "$OUT/rb-p$d-set.time")
-  row "redis-benchmark GET" "$d" "$(fmt_rate "$rg")" "$(per_m "$cg" "$n")"
-  row "redis-benchmark SET" "$d" "$(fmt_rate "$rs")" "$(per_m "$cs" "$n")"
+  sg=$(server_of "$OUT/rb-p$d-get.time"); ss=$(server_of "$OUT/rb-p$d-set.time")
+  row "redis-benchmark GET" "$d" "$(fmt_rate "$rg")" "$(per_m "$cg" "$n")" "$(per_m "$sg" "$n")"
+  row "redis-benchmark SET" "$d" "$(fmt_rate "$rs")" "$(per_m "$cs" "$n")" "$(per_m "$ss" "$n")"
   row "redis-benchmark GET+SET (one after the other)" "$d" \
     "$(awk -v n="$n" -v a="$rg" -v b="$rs" 'BEGIN { if (a > 0 && b > 0) printf "%.0f", 2 * n / (n / a + n / b); else print 0 }')" \
-    "$(per_m "$(awk -v a="$cg" -v b="$cs" 'BEGIN { print a + b }')" $((2 * n)))"
+    "$(per_m "$(awk -v a="$cg" -v b="$cs" 'BEGIN { print a + b }')" $((2 * n)))" \
+    "$(per_m "$(awk -v a="$sg" -v b="$ss" 'BEGIN { print a + b }')" $((2 * n)))"
 }
 
 run_memtier() { # DEPTH
@@ -232,7 +249,8 @@ run_memtier() { # DEPTH
   read -r count rate < <(awk '/"Totals"/ {t = 1}
     t && /"Count"/ && c == "" {c = $NF} t && /"Ops\/sec"/ && r == "" {r = $NF}
     END {gsub(/,/, "", c); gsub(/,/, "", r); print c, r}' "$j")
-  row memtier_benchmark "$d" "$(fmt_rate "$rate")" "$(per_m "$(cpu_of "$OUT/memtier-p$d.time")" "$count")"
+  row memtier_benchmark "$d" "$(fmt_rate "$rate")" "$(per_m "$(cpu_of "$OUT/memtier-p$d.time")" "$count")" \
+    "$(per_m "$(server_of "$OUT/memtier-p$d.time")" "$count")"
   check_misses "memtier pipeline $d"
 }
 
@@ -252,7 +270,8 @@ run_storebench() { # DEPTH
   rate=$(awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {print $3}' "$f.out")
   ops=$(awk -F', ' '$1 !~ /OVERALL|CLEANUP/ && $2 == "Operations" {n += $3} END {print n + 0}' "$f.out")
   errs=$(awk -F', ' '$2 ~ /^Return=/ && $2 != "Return=OK" {n += $3} END {print n + 0}' "$f.out")
-  row storebench "$d" "$(fmt_rate "${rate:-0}")" "$(per_m "$(cpu_of "$f.time")" "$ops")"
+  row storebench "$d" "$(fmt_rate "${rate:-0}")" "$(per_m "$(cpu_of "$f.time")" "$ops")" \
+    "$(per_m "$(server_of "$f.time")" "$ops")"
   check_misses "storebench pipeline $d"
   if [ "$errs" != 0 ]; then notes+=("storebench pipeline $d: $errs operations did not return OK (see $f.out)"); fi
 }
@@ -275,8 +294,8 @@ echo "GET/SET 1:1, ${VALUE}-byte values, $KEYS keys (prefilled), uniform keys, 1
 echo
 echo "Median of $ROUNDS rounds:"
 echo
-echo "| tool | pipeline | ops/s | client CPU s per 1M ops |"
-echo "|---|---|---|---|"
+echo "| tool | pipeline | ops/s | client CPU s per 1M ops | server CPU s per 1M ops |"
+echo "|---|---|---|---|---|"
 # Median per tool and depth (numeric rows only), in the order first measured.
 awk -F'\t' '
   function median(list,   a, n, i, j, t) {
@@ -284,13 +303,13 @@ awk -F'\t' '
     for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
-  $3 ~ /^[0-9.]+$/ { k = $1 "\t" $2; if (!(k in r)) order[++m] = k; r[k] = r[k] " " $3; c[k] = c[k] " " $4 }
+  $3 ~ /^[0-9.]+$/ { k = $1 "\t" $2; if (!(k in r)) order[++m] = k; r[k] = r[k] " " $3; c[k] = c[k] " " $4; s[k] = s[k] " " $5 }
   END { for (i = 1; i <= m; i++) { k = order[i]; split(k, f, "\t")
-          printf "| %s | %s | %.0f | %.2f |\n", f[1], f[2], median(r[k]), median(c[k]) } }' "$OUT/rows.tsv"
+          printf "| %s | %s | %.0f | %.2f | %.2f |\n", f[1], f[2], median(r[k]), median(c[k]), median(s[k]) } }' "$OUT/rows.tsv"
 echo
 echo "Every round:"
 echo
-echo "| tool | pipeline | round | ops/s | client CPU s per 1M ops |"
-echo "|---|---|---|---|---|"
+echo "| tool | pipeline | round | ops/s | client CPU s per 1M ops | server CPU s per 1M ops |"
+echo "|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 if ((${#notes[@]})); then echo; printf -- '- %s\n' "${notes[@]}"; fi
