@@ -491,6 +491,63 @@ TEST(RedisTest, KilledAndRestartedServerFailsOpsThenRecovers) {
   EXPECT_EQ(s->Update("t", "k", std::span<const Field>(&f, 1)), Status::Ok());
 }
 
+// End to end, as a user runs it: many pipelined clients per thread, and the
+// server killed mid-run then restarted on its port. No crash or hang; the
+// failures are counted per return code, the clients reconnect and the server
+// answers again (its data is gone: NOT_FOUND), exit 0 by default; with
+// errors.max the run stops early, keeps its partial numbers and exits 1.
+TEST(RedisTest, CliRunSurvivesAKilledServerWithPipelinedClients) {
+  NEED_REDIS_SERVER_BINARY();
+  OwnServer server;
+  ASSERT_TRUE(server.Start());
+  std::string tmpl = (fs::temp_directory_path() / "storebench-redis-kill-XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  std::vector<std::string> common = {"-P", std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada", "-p",
+                                     "recordcount=2000", "-p", "redis.timeout_ms=300"};
+  for (const auto& [k, v] : server.settings()) common.insert(common.end(), {"-p", k + "=" + v});
+  test_util::ProcessOptions o;
+  o.cwd = tmpl;
+  auto run = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"run", "redis", "-p", "connections=4", "-p", "redis.pipeline=4", "-p",
+                                     "operationcount=0", "-p", "maxexecutiontime=4", "-p", "target=2000"};
+    args.insert(args.end(), common.begin(), common.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::thread fault([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+      server.Stop();
+      std::this_thread::sleep_for(std::chrono::milliseconds(800));
+      server.Start();
+    });
+    auto r = test_util::RunProcess(STOREBENCH_BINARY, args, o);
+    fault.join();
+    return r;
+  };
+  std::vector<std::string> load = {"load", "redis"};
+  load.insert(load.end(), common.begin(), common.end());
+  ASSERT_EQ(test_util::RunProcess(STOREBENCH_BINARY, load, o).code, 0);
+
+  const auto r = run({});
+  EXPECT_EQ(r.code, 0) << r.err;
+  auto count = [](const std::string& out, const std::string& what) {
+    const auto at = out.find(what + ", ");
+    return at == std::string::npos ? 0ull : std::stoull(out.substr(at + what.size() + 2));
+  };
+  const auto failed = count(r.out, "[READ], Return=ERROR") + count(r.out, "[READ], Return=SERVICE_UNAVAILABLE") +
+                      count(r.out, "[UPDATE], Return=ERROR") + count(r.out, "[UPDATE], Return=SERVICE_UNAVAILABLE");
+  EXPECT_GT(failed, 0u) << r.out;
+  EXPECT_GT(count(r.out, "[READ], Return=OK"), 0u) << r.out;         // before the kill
+  EXPECT_GT(count(r.out, "[READ], Return=NOT_FOUND"), 0u) << r.out;  // the restarted, empty server answers
+
+  // The fault thread restarted the server (empty): load again, then fail more than errors.max.
+  ASSERT_EQ(test_util::RunProcess(STOREBENCH_BINARY, load, o).code, 0);
+  const auto capped = run({"-p", "errors.max=5"});
+  EXPECT_EQ(capped.code, 1) << capped.err;
+  EXPECT_NE(capped.err.find("errors.max=5"), std::string::npos) << capped.err;
+  EXPECT_NE(capped.out.find("[OVERALL], RunTime(ms)"), std::string::npos) << capped.out;
+  std::error_code ec;
+  fs::remove_all(tmpl, ec);
+}
+
 // --- Cluster -----------------------------------------------------------------
 
 // The slot ranges each node serves, from `CLUSTER NODES` (asked of `port`).
