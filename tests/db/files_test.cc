@@ -93,8 +93,9 @@ TEST_F(FilesTest, ScansNeedOrderedAndSaySoUpFront) {
 TEST_F(FilesTest, OrderedIndexIsRebuiltFromTheDirectoryOnReopen) {
   {
     auto store = Open(Props());  // written without the index
-    for (const char* k : {"b", "d", "a", "c", std::string("c\xff", 2).c_str()}) {
-      ASSERT_EQ(Put(store.get(), k, std::string("v-") + k), Status::Ok());
+    for (const std::string& k : {std::string("b"), std::string("d"), std::string("a"), std::string("c"),
+                                 std::string("c\xff", 2)}) {
+      ASSERT_EQ(Put(store.get(), k, "v-" + k), Status::Ok());
     }
     store->Close();
   }
@@ -149,7 +150,9 @@ TEST_F(FilesTest, DirectIoRoundTripsRecordsOfEverySizeAroundTheBlock) {
   EncodeRecord(f, &enc);
   ASSERT_EQ(s->Insert("usertable", "small", f), Status::Ok());
   for (const auto& name : FilesUnder(Dir())) {
-    if (name.ends_with("/ksmall")) EXPECT_EQ(fs::file_size(Dir() + "/" + name), enc.size());
+    if (name.ends_with("/ksmall")) {
+      EXPECT_EQ(fs::file_size(Dir() + "/" + name), enc.size());
+    }
   }
 }
 
