@@ -108,10 +108,12 @@ Options:
   --files N          files in each file phase (default 16k = 16384)
   --file-size SIZE   bytes written to (and read back from) each file (default 0)
   --threads N        workers in the file phases (default 1)
-  --seekers N        workers in the random-seek phase (default 3, as bonnie++)
+  --seekers N        workers in the random-seek phase (default 5, as bonnie++ 2.0)
   --seeks N          random seeks in all (default 8192)
   --stream NxSIZE    dd-like: write N files of SIZE one after another in 1 MiB writes, then read them
   --fsync            fsync every written file at its end (time included; dd conv=fsync)
+  --chr-syscall      per-character phases make one write()/read() per byte, as bonnie++ 2.0
+                     does, instead of going through a 4 KiB buffer as putc/getc do
   --phases LIST      groups to run, comma-separated: chr,block,seeks,files,stream
                      (default chr,block,seeks,files, plus stream with --stream)
   --seed N           seed of the data pattern and of the random orders (default 1)
@@ -167,6 +169,9 @@ int RunFsCommand(const std::vector<std::string>& args, const std::vector<std::pa
     } else if (a == "--fsync") {
       o.fsync = true;
       props.emplace_back("fs.fsync", "true");
+    } else if (a == "--chr-syscall") {
+      o.chr_syscall = true;
+      props.emplace_back("fs.chr-syscall", "true");
     } else if (a == "--phases") {
       std::stringstream ss(value());
       std::string g;

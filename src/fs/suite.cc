@@ -169,10 +169,12 @@ class Handle {
 // out of line, like glibc's putc, so each byte costs a call.
 class CharWriter {
  public:
-  CharWriter(FsBackend* b, int h, std::string what) : b_(b), h_(h), what_(std::move(what)) {}
+  // capacity 1: one write() per byte, as bonnie++ 2 does.
+  CharWriter(FsBackend* b, int h, std::string what, std::size_t capacity)
+      : b_(b), h_(h), what_(std::move(what)), cap_(capacity) {}
   [[gnu::noinline]] void Put(char c) {
     buf_[n_++] = c;
-    if (n_ == kCharBuffer) Flush();
+    if (n_ == cap_) Flush();
   }
   void Flush() {
     if (n_ > 0) WriteAll(b_, h_, buf_, n_, what_);
@@ -183,6 +185,7 @@ class CharWriter {
   FsBackend* b_;
   int h_;
   std::string what_;
+  std::size_t cap_;
   char buf_[kCharBuffer];
   std::size_t n_ = 0;
 };
@@ -190,10 +193,12 @@ class CharWriter {
 // getc-sized reads through a user-space buffer; Get returns -1 at end of file.
 class CharReader {
  public:
-  CharReader(FsBackend* b, int h, std::string what) : b_(b), h_(h), what_(std::move(what)) {}
+  // capacity 1: one read() per byte, as bonnie++ 2 does.
+  CharReader(FsBackend* b, int h, std::string what, std::size_t capacity)
+      : b_(b), h_(h), what_(std::move(what)), cap_(capacity) {}
   [[gnu::noinline]] int Get() {
     if (pos_ == len_) {
-      ssize_t r = ReadAll(b_, h_, buf_, kCharBuffer);
+      ssize_t r = ReadAll(b_, h_, buf_, cap_);
       if (r < 0) Fail(static_cast<int>(r), what_);
       len_ = static_cast<std::size_t>(r);
       pos_ = 0;
@@ -206,6 +211,7 @@ class CharReader {
   FsBackend* b_;
   int h_;
   std::string what_;
+  std::size_t cap_;
   char buf_[kCharBuffer];
   std::size_t pos_ = 0, len_ = 0;
 };
@@ -373,7 +379,7 @@ void Suite::Verify(PhaseData* d, std::uint64_t index, const char* got, std::size
 void Suite::WriteChr() {
   Phase("seq-write-chr", 1, PhaseData{"PUTC4K"}, [&](PhaseData* d) {
     Handle h(b_, Data(), O_WRONLY | O_CREAT | O_TRUNC, "seq-write-chr");
-    CharWriter w(b_, h.get(), "seq-write-chr: write " + Data());
+    CharWriter w(b_, h.get(), "seq-write-chr: write " + Data(), o_.chr_syscall ? 1 : kCharBuffer);
     std::vector<char> chunk(o_.chunk);
     std::uint64_t group_start = NowNs();
     std::uint64_t in_group = 0;
@@ -447,7 +453,7 @@ void Suite::Rewrite() {
 void Suite::ReadChr() {
   Phase("seq-read-chr", 1, PhaseData{"GETC4K"}, [&](PhaseData* d) {
     Handle h(b_, Data(), O_RDONLY, "seq-read-chr");
-    CharReader rd(b_, h.get(), "seq-read-chr: read " + Data());
+    CharReader rd(b_, h.get(), "seq-read-chr: read " + Data(), o_.chr_syscall ? 1 : kCharBuffer);
     std::vector<char> want(o_.chunk);
     std::uint64_t group_start = NowNs();
     std::uint64_t in_group = 0;

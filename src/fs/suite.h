@@ -2,9 +2,10 @@
 //
 // Phases, in bonnie++'s order (each optional, see FsOptions::groups):
 //   seq-write-chr   one byte at a time through a 4 KiB user-space buffer
-//                   (putc-sized writes, as stdio does); op PUTC4K = one
-//                   sample per 4096 bytes (timing every byte would cost more
-//                   than the putc itself)
+//                   (putc-sized writes, as stdio does), or with chr_syscall
+//                   one write(2) per byte as bonnie++ 2.0 does; op PUTC4K =
+//                   one sample per 4096 bytes (timing every byte would cost
+//                   more than the putc itself)
 //   seq-write-block `chunk`-sized write()s                      op WRITE
 //   rewrite         read a chunk, change it, write it back       op REWRITE
 //   seq-read-chr    getc-sized reads, every byte checked          op GETC4K
@@ -44,11 +45,12 @@ struct FsOptions {
   std::uint64_t files = 16384;     // files in each file phase
   std::uint64_t file_size = 0;     // bytes per file in the file phases
   int threads = 1;                 // workers in the file phases
-  int seekers = 3;                 // workers in random-seeks (bonnie++ starts 3)
+  int seekers = 5;                 // workers in random-seeks (bonnie++ 2 starts 5; 1.9x started 3)
   std::uint64_t seeks = 8192;      // random seeks in all
   std::uint64_t stream_count = 0;  // stream phase: files ...
   std::uint64_t stream_size = 0;   // ... of this size
   bool fsync = false;              // fsync at the end of every written file (included in its time)
+  bool chr_syscall = false;        // per-char phases: one read()/write() per byte (bonnie++ 2) instead of a buffer
   std::uint64_t seed = 1;
   // Groups to run: chr (seq-write-chr, seq-read-chr), block (seq-write-block,
   // rewrite, seq-read-block), seeks, files, stream.

@@ -99,6 +99,27 @@ TEST_F(FsSuiteTest, EveryPhaseRunsAndEveryByteReadBackMatches) {
   EXPECT_TRUE(fs::is_empty(root_)) << "the work directory is removed";
 }
 
+TEST_F(FsSuiteTest, ChrSyscallModeWritesAndReadsOneByteAtATime) {
+  PosixBackend posix(root_);
+  struct Counting : FsBackendWrapper {
+    using FsBackendWrapper::FsBackendWrapper;
+    ssize_t Write(int h, const void* b, std::size_t n) override {
+      if (n != 1) ++wide;
+      return FsBackendWrapper::Write(h, b, n);
+    }
+    int wide = 0;
+  } b(&posix);
+  FsOptions o = Small();
+  o.size = 64 << 10;
+  o.groups = {"chr"};
+  o.chr_syscall = true;
+  FsResult r = RunSuite(&b, o);
+  ASSERT_EQ(r.phases.size(), 2u);
+  EXPECT_EQ(r.integrity_failures, 0u);
+  EXPECT_EQ(r.verified_bytes, 64u << 10);
+  EXPECT_EQ(b.wide, 0) << "every write is one byte";
+}
+
 TEST_F(FsSuiteTest, PatternDependsOnIndexAndGeneration) {
   Pattern p(1), q(2);
   std::vector<char> a(8192), b(8192), c(8192), d(8192);
