@@ -1,5 +1,8 @@
 // Binding "files": every record is one file, on any mounted file system
-// (local, NFS, GlusterFS or CephFS through their mounts).
+// (local, NFS, GlusterFS or CephFS through their mounts). The store itself
+// (db/files_store.h) does its I/O through an fs_suite::FsBackend, so the
+// "gluster" binding (db/gluster.cc) is the same store on a GlusterFS volume
+// through gfapi.
 //
 // Layout under files.dir:
 //   DIR/<table>/<h0>/<h1>/k<key>
@@ -38,7 +41,8 @@
 // files.fsync: none (the page cache decides), per-op (fsync the file before
 // the rename and the directory after it, and the directory after an unlink:
 // the record is durable when the call returns), end (syncfs() of the file
-// system at Close).
+// system at Close). Through gfapi there is no directory fsync nor syncfs:
+// per-op fsyncs the file only and end does nothing more than close.
 // files.direct=true opens record files with O_DIRECT: writes go from a
 // 4 KiB-aligned buffer padded to a multiple of 4 KiB, then the file is
 // truncated to the record's size; reads read whole aligned blocks. Checked
@@ -57,7 +61,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -69,40 +72,22 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/files_store.h"
 #include "db/record_codec.h"
 #include "db/store_dir.h"
+#include "fs/backend.h"
 
 namespace storebench {
 namespace {
 
-namespace fs = std::filesystem;
+using fs_suite::FsBackend;
 
 constexpr char kDefaultDir[] = "storebench-data/files";
 constexpr std::size_t kAlign = 4096;        // O_DIRECT buffer, offset and length alignment
 constexpr std::size_t kMaxNameBytes = 255;  // NAME_MAX: the escaped key with its 'k' prefix
 constexpr std::size_t kStripes = 1024;
 
-enum class FsyncMode { kNone, kPerOp, kEnd };
-
-struct FilesOptions {
-  std::string dir;
-  FsyncMode fsync = FsyncMode::kNone;
-  bool direct = false;
-  bool ordered = false;
-  int fanout = 1;
-};
-
-FilesOptions ParseOptions(const Properties& props) {
-  FilesOptions o;
-  o.dir = props.GetString("files.dir", kDefaultDir);
-  if (o.dir.empty()) throw ConfigError("property 'files.dir' is empty: expected a directory");
-  const std::string mode = props.GetChoice("files.fsync", "none", {"none", "per-op", "end"});
-  o.fsync = mode == "per-op" ? FsyncMode::kPerOp : mode == "end" ? FsyncMode::kEnd : FsyncMode::kNone;
-  o.direct = props.GetBool("files.direct", false);
-  o.ordered = props.GetBool("files.ordered", false);
-  o.fanout = static_cast<int>(props.GetInt("files.fanout", 1, 0, 3));
-  return o;
-}
+using FsyncMode = FilesFsync;
 
 std::uint64_t Fnv1a64(std::string_view s) {
   std::uint64_t h = 0xCBF29CE484222325ull;
@@ -241,6 +226,7 @@ class FilesSession final : public Session {
   std::size_t dir_end_ = 0;  // path_.substr(0, dir_end_) is its directory
   std::size_t table_end_ = 0;  // path_.substr(0, table_end_) is the table's directory
   std::string tmp_;          // the temporary file
+  std::string dir_;          // a directory of path_ (MakeParents, SyncDir)
   std::string buf_;          // encoded / merged record
   std::string data_;         // what a read returned (buffered reads)
   AlignedBuffer aligned_;    // O_DIRECT reads and writes
@@ -252,17 +238,14 @@ class FilesSession final : public Session {
 
 class FilesStore final : public Store {
  public:
-  explicit FilesStore(const FilesOptions& o) : opts_(o) {
-    PrepareStoreDir("files.dir", o.dir);
-    base_ = o.dir;
-    while (base_.size() > 1 && base_.back() == '/') base_.pop_back();
+  FilesStore(const FilesStoreOptions& o, std::unique_ptr<FsBackend> backend) : opts_(o), fs_(std::move(backend)) {
     if (o.direct) ProbeDirect();
     std::random_device rd;
     seed_ = (static_cast<std::uint64_t>(rd()) << 32) ^ rd() ^ static_cast<std::uint64_t>(getpid());
   }
 
   std::unique_ptr<Session> NewSession(int thread_id) override {
-    if (closed_) throw SetupError("files: NewSession after Close");
+    if (closed_) throw SetupError(opts_.prefix + ": NewSession after Close");
     const std::uint64_t n = seed_ + static_cast<std::uint64_t>(thread_id) * 0x9E3779B97F4A7C15ull +
                             session_counter_.fetch_add(1) * 0xBF58476D1CE4E5B9ull;
     return std::make_unique<FilesSession>(this, n);
@@ -271,21 +254,27 @@ class FilesStore final : public Store {
   Capabilities capabilities() const override {
     Capabilities c;
     c.scan = opts_.ordered;
-    if (!c.scan) c.why_no_scan = "files keeps no key order unless files.ordered=true";
+    if (!c.scan) c.why_no_scan = opts_.prefix + " keeps no key order unless " + opts_.prefix + ".ordered=true";
     c.persistent = true;
     c.atomic_update = true;  // striped per-key mutexes (within this process)
     return c;
   }
 
-  std::optional<std::uint64_t> DiskUsageBytes() override { return DiskBytes(opts_.dir); }
+  std::optional<std::uint64_t> DiskUsageBytes() override {
+    if (!opts_.local_dir) return std::nullopt;
+    return DiskBytes(*opts_.local_dir);
+  }
 
   std::vector<std::pair<std::string, std::string>> Stats() override {
     std::vector<std::pair<std::string, std::string>> out;
-    if (auto u = MeasurePath(opts_.dir)) {
-      out.emplace_back("files.file_bytes", std::to_string(u->file_bytes));
-      out.emplace_back("files.allocated_bytes", std::to_string(u->allocated_bytes));
+    if (opts_.local_dir) {
+      if (auto u = MeasurePath(*opts_.local_dir)) {
+        out.emplace_back(opts_.prefix + ".file_bytes", std::to_string(u->file_bytes));
+        out.emplace_back(opts_.prefix + ".allocated_bytes", std::to_string(u->allocated_bytes));
+      }
     }
-    out.emplace_back("files.fanout", std::to_string(opts_.fanout));
+    out.emplace_back(opts_.prefix + ".fanout", std::to_string(opts_.fanout));
+    out.emplace_back(opts_.prefix + ".backend", fs_->Describe());
     return out;
   }
 
@@ -293,56 +282,58 @@ class FilesStore final : public Store {
     if (closed_) return;
     closed_ = true;
     if (opts_.fsync == FsyncMode::kEnd) {
-      int fd = open(base_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      if (fd < 0 || syncfs(fd) != 0) {
-        const int e = errno;
-        if (fd >= 0) close(fd);
-        throw SetupError("files.dir '" + opts_.dir + "': syncfs at close failed (files.fsync=end): " +
-                         std::strerror(e));
+      const int r = fs_->SyncAll();
+      if (r < 0) {
+        throw SetupError(opts_.where + ": syncfs at close failed (" + opts_.prefix + ".fsync=end): " +
+                         std::strerror(-r));
       }
-      close(fd);
     }
   }
 
-  const FilesOptions& opts() const { return opts_; }
-  const std::string& base() const { return base_; }
+  const FilesStoreOptions& opts() const { return opts_; }
+  FsBackend* fs() const { return fs_.get(); }
   std::mutex& Stripe(std::uint64_t hash) { return stripes_[hash % kStripes]; }
 
-  // The ordered index of `table` (escaped name `dir_name`), walking its
-  // directory the first time. Only with files.ordered.
+  // The ordered index of `table` (whose directory is `table_dir`), walking
+  // the directory (fanout levels, then the 'k' files) the first time.
   TableIndex* Index(std::string_view table, const std::string& table_dir) {
     std::lock_guard lock(index_mu_);
     auto it = indexes_.find(table);
     if (it != indexes_.end()) return it->second.get();
     auto idx = std::make_unique<TableIndex>();
-    std::error_code ec;
-    std::string key;
-    for (auto e = fs::recursive_directory_iterator(table_dir, ec); !ec && e != fs::recursive_directory_iterator();
-         e.increment(ec)) {
-      const std::string name = e->path().filename().string();
-      if (name.size() < 1 || name[0] != 'k' || !e->is_regular_file(ec)) continue;
-      if (Unescape(std::string_view(name).substr(1), &key)) idx->keys.insert(key);
-    }
+    Walk(table_dir, opts_.fanout, idx.get());
     TableIndex* raw = idx.get();
     indexes_.emplace(std::string(table), std::move(idx));
     return raw;
   }
 
  private:
-  void ProbeDirect() {
-    const std::string probe = base_ + "/.direct-probe";
-    int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-      const int e = errno;
-      throw SetupError("files.dir '" + opts_.dir + "': files.direct=true but the file system refuses O_DIRECT (" +
-                       std::strerror(e) + ")");
+  void Walk(const std::string& dir, int levels, TableIndex* idx) {
+    std::vector<std::string> names;
+    if (fs_->ListDir(dir, &names) < 0) return;  // no such table yet
+    std::string key;
+    for (const auto& n : names) {
+      if (levels > 0) {
+        if (n.size() == 2) Walk(dir + "/" + n, levels - 1, idx);
+      } else if (!n.empty() && n[0] == 'k' && Unescape(std::string_view(n).substr(1), &key)) {
+        idx->keys.insert(key);
+      }
     }
-    close(fd);
-    unlink(probe.c_str());
   }
 
-  FilesOptions opts_;
-  std::string base_;
+  void ProbeDirect() {
+    const std::string probe = ".direct-probe";
+    const int h = fs_->Open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0644);
+    if (h < 0) {
+      throw SetupError(opts_.where + ": " + opts_.prefix + ".direct=true but the file system refuses O_DIRECT (" +
+                       std::strerror(-h) + ")");
+    }
+    fs_->Close(h);
+    fs_->Unlink(probe);
+  }
+
+  FilesStoreOptions opts_;
+  std::unique_ptr<FsBackend> fs_;
   std::uint64_t seed_ = 0;
   std::atomic<std::uint64_t> session_counter_{0};
   bool closed_ = false;
@@ -357,9 +348,9 @@ FilesSession::FilesSession(FilesStore* store, std::uint64_t nonce) : store_(stor
 }
 
 bool FilesSession::RecordPath(std::string_view table, std::string_view key) {
-  path_.assign(store_->base());
-  path_.push_back('/');
+  path_.clear();
   AppendEscaped(table, &path_);
+  if (table.empty()) path_ = "%";  // a name no other table escapes to
   table_end_ = path_.size();
   const std::uint64_t h = Fnv1a64(key);
   for (int level = 0; level < store_->opts().fanout; ++level) {
@@ -375,12 +366,13 @@ bool FilesSession::RecordPath(std::string_view table, std::string_view key) {
 }
 
 Status FilesSession::ReadFile(const std::string& path) {
+  FsBackend* fs = store_->fs();
   const bool direct = store_->opts().direct;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
-  if (fd < 0) return errno == ENOENT || errno == ENOTDIR ? Status::NotFound() : Status::Error();
+  const int h = fs->Open(path, O_RDONLY | (direct ? O_DIRECT : 0), 0);
+  if (h < 0) return h == -ENOENT || h == -ENOTDIR ? Status::NotFound() : Status::Error();
   struct stat st;
-  if (fstat(fd, &st) != 0) {
-    close(fd);
+  if (fs->Fstat(h, &st) < 0) {
+    fs->Close(h);
     return Status::Error();
   }
   const std::size_t size = static_cast<std::size_t>(st.st_size);
@@ -391,7 +383,7 @@ Status FilesSession::ReadFile(const std::string& path) {
     // (replaced by a rename meanwhile: we hold the old inode) is still read to its end.
     want = RoundUp(size) + kAlign;
     if (!aligned_.Reserve(want)) {
-      close(fd);
+      fs->Close(h);
       return Status::Error();
     }
     dst = aligned_.data();
@@ -402,17 +394,17 @@ Status FilesSession::ReadFile(const std::string& path) {
   }
   std::size_t got = 0;
   while (got < want) {
-    ssize_t n = pread(fd, dst + got, want - got, static_cast<off_t>(got));
+    const ssize_t n = fs->PRead(h, dst + got, want - got, static_cast<off_t>(got));
+    if (n == -EINTR) continue;
     if (n < 0) {
-      if (errno == EINTR) continue;
-      close(fd);
+      fs->Close(h);
       return Status::Error();
     }
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
     if (direct && got % kAlign != 0) break;  // a short read: end of file
   }
-  close(fd);
+  fs->Close(h);
   if (got < size) return Status::Error();
   if (direct) data_.assign(aligned_.data(), size);
   return Status::Ok();
@@ -426,42 +418,43 @@ TableIndex* FilesSession::IndexOf(std::string_view table) {
   return cached_index_;
 }
 
+// Creates the table directory and the fan-out directories of path_.
 bool FilesSession::MakeParents() {
-  std::error_code ec;
-  fs::create_directories(std::string_view(path_).substr(0, dir_end_), ec);
-  return !ec;
+  for (std::size_t end = table_end_; end <= dir_end_; end += 3) {
+    dir_.assign(path_, 0, end);
+    const int r = store_->fs()->Mkdir(dir_);
+    if (r < 0 && r != -EEXIST) return false;
+  }
+  return true;
 }
 
 int FilesSession::OpenTemp() {
   tmp_.assign(path_, 0, dir_end_);
   tmp_.push_back('/');
   tmp_.append(nonce_);
-  const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (store_->opts().direct ? O_DIRECT : 0);
-  int fd = open(tmp_.c_str(), flags, 0644);
-  if (fd < 0 && errno == ENOENT && MakeParents()) fd = open(tmp_.c_str(), flags, 0644);
-  return fd;
+  const int flags = O_WRONLY | O_CREAT | O_TRUNC | (store_->opts().direct ? O_DIRECT : 0);
+  int h = store_->fs()->Open(tmp_, flags, 0644);
+  if (h == -ENOENT && MakeParents()) h = store_->fs()->Open(tmp_, flags, 0644);
+  return h;
 }
 
 bool FilesSession::SyncDir() {
-  const std::string dir(path_, 0, dir_end_);  // small; only with files.fsync=per-op
-  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return false;
-  const bool ok = fsync(fd) == 0;
-  close(fd);
-  return ok;
+  dir_.assign(path_, 0, dir_end_);
+  return store_->fs()->SyncDir(dir_) == 0;
 }
 
 Status FilesSession::WriteAtomically() {
-  int fd = OpenTemp();
-  if (fd < 0) return Status::Error();
+  FsBackend* fs = store_->fs();
+  const int h = OpenTemp();
+  if (h < 0) return Status::Error();
   const bool direct = store_->opts().direct;
   const char* src = buf_.data();
   std::size_t len = buf_.size();
   if (direct) {
     const std::size_t padded = RoundUp(len);
     if (!aligned_.Reserve(padded == 0 ? kAlign : padded)) {
-      close(fd);
-      unlink(tmp_.c_str());
+      fs->Close(h);
+      fs->Unlink(tmp_);
       return Status::Error();
     }
     std::memcpy(aligned_.data(), buf_.data(), len);
@@ -472,20 +465,20 @@ Status FilesSession::WriteAtomically() {
   std::size_t done = 0;
   bool ok = true;
   while (done < len) {
-    ssize_t n = pwrite(fd, src + done, len - done, static_cast<off_t>(done));
-    if (n < 0) {
-      if (errno == EINTR) continue;
+    const ssize_t n = fs->PWrite(h, src + done, len - done, static_cast<off_t>(done));
+    if (n == -EINTR) continue;
+    if (n <= 0) {
       ok = false;
       break;
     }
     done += static_cast<std::size_t>(n);
   }
-  if (ok && direct && len != buf_.size()) ok = ftruncate(fd, static_cast<off_t>(buf_.size())) == 0;
-  if (ok && store_->opts().fsync == FsyncMode::kPerOp) ok = fsync(fd) == 0;
-  if (close(fd) != 0) ok = false;
-  if (ok) ok = rename(tmp_.c_str(), path_.c_str()) == 0;
+  if (ok && direct && len != buf_.size()) ok = fs->Ftruncate(h, static_cast<off_t>(buf_.size())) == 0;
+  if (ok && store_->opts().fsync == FsyncMode::kPerOp) ok = fs->Fsync(h) == 0;
+  if (fs->Close(h) != 0) ok = false;
+  if (ok) ok = fs->Rename(tmp_, path_) == 0;
   if (!ok) {
-    unlink(tmp_.c_str());
+    fs->Unlink(tmp_);
     return Status::Error();
   }
   if (store_->opts().fsync == FsyncMode::kPerOp && !SyncDir()) return Status::Error();
@@ -523,9 +516,8 @@ Status FilesSession::Delete(std::string_view table, std::string_view key) {
     if (!RecordPath(table, key)) return Status(Status::kBadRequest);
     TableIndex* idx = IndexOf(table);
     std::lock_guard lock(store_->Stripe(Fnv1a64(key)));
-    if (unlink(path_.c_str()) != 0) {
-      return errno == ENOENT || errno == ENOTDIR ? Status::NotFound() : Status::Error();
-    }
+    const int r = store_->fs()->Unlink(path_);
+    if (r < 0) return r == -ENOENT || r == -ENOTDIR ? Status::NotFound() : Status::Error();
     if (idx != nullptr) {
       std::unique_lock ilock(idx->mu);
       auto it = idx->keys.find(key);
@@ -567,23 +559,55 @@ Status FilesSession::Scan(std::string_view table, std::string_view start_key, st
 
 }  // namespace
 
+FilesStoreOptions ParseFilesStoreOptions(const Properties& props, const std::string& prefix) {
+  FilesStoreOptions o;
+  o.prefix = prefix;
+  const std::string mode = props.GetChoice(prefix + ".fsync", "none", {"none", "per-op", "end"});
+  o.fsync = mode == "per-op" ? FsyncMode::kPerOp : mode == "end" ? FsyncMode::kEnd : FsyncMode::kNone;
+  o.direct = props.GetBool(prefix + ".direct", false);
+  o.ordered = props.GetBool(prefix + ".ordered", false);
+  o.fanout = static_cast<int>(props.GetInt(prefix + ".fanout", 1, 0, 3));
+  return o;
+}
+
+std::vector<PropertySpec> FilesStoreProperties(const std::string& prefix) {
+  return {
+      {prefix + ".fsync", "none",
+       "none; per-op (fsync file and directory on every write: durable on return); end (syncfs at close)"},
+      {prefix + ".direct", "false", "open record files with O_DIRECT (4 KiB-aligned I/O; SetupError if refused)"},
+      {prefix + ".ordered", "false",
+       "keep an in-memory ordered key index (walked from the directory at first use) so scans work"},
+      {prefix + ".fanout", "1", "levels of 256 hash subdirectories between the table and the files (0-3)"},
+  };
+}
+
+std::unique_ptr<Store> OpenFilesStore(const FilesStoreOptions& options, std::unique_ptr<FsBackend> backend) {
+  return std::make_unique<FilesStore>(options, std::move(backend));
+}
+
 const BindingInfo& files_binding() {
   static const BindingInfo info{
       .name = "files",
       .summary = "one file per record on any mounted file system (fan-out directories, atomic rename)",
       .properties =
-          {
-              {"files.dir", kDefaultDir, "directory of the records (created with its parents if missing)"},
-              {"files.fsync", "none",
-               "none; per-op (fsync file and directory on every write: durable on return); end (syncfs at close)"},
-              {"files.direct", "false", "open record files with O_DIRECT (4 KiB-aligned I/O; SetupError if refused)"},
-              {"files.ordered", "false",
-               "keep an in-memory ordered key index (walked from the directory at first use) so scans work"},
-              {"files.fanout", "1", "levels of 256 hash subdirectories between the table and the files (0-3)"},
-          },
+          [] {
+            std::vector<PropertySpec> p = {
+                {"files.dir", kDefaultDir, "directory of the records (created with its parents if missing)"}};
+            for (auto& spec : FilesStoreProperties("files")) p.push_back(spec);
+            return p;
+          }(),
       .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        FilesOptions o = ParseOptions(props);
-        return std::make_unique<FilesStore>(o);
+        const std::string dir = props.GetString("files.dir", kDefaultDir);
+        if (dir.empty()) throw ConfigError("property 'files.dir' is empty: expected a directory");
+        FilesStoreOptions o = ParseFilesStoreOptions(props, "files");
+        o.where = "files.dir '" + dir + "'";
+        o.local_dir = dir;
+        PrepareStoreDir("files.dir", dir);
+        auto backend = std::make_unique<fs_suite::PosixBackend>(dir);
+        if (backend->ok() < 0) {
+          throw SetupError("files.dir '" + dir + "': cannot open: " + std::strerror(-backend->ok()));
+        }
+        return OpenFilesStore(o, std::move(backend));
       },
       .uses_dir = true,
   };

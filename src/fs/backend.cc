@@ -47,6 +47,12 @@ std::string FsType(const std::string& path) {
 
 PosixBackend::PosixBackend(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+  root_fd_ = ::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd_ < 0) root_fd_ = -errno;
+}
+
+PosixBackend::~PosixBackend() {
+  if (root_fd_ >= 0) ::close(root_fd_);
 }
 
 std::string PosixBackend::Describe() const {
@@ -55,7 +61,8 @@ std::string PosixBackend::Describe() const {
 }
 
 int PosixBackend::Open(const std::string& path, int flags, mode_t mode) {
-  return Ret(::open(Full(path).c_str(), flags | O_CLOEXEC, mode));
+  if (root_fd_ < 0) return root_fd_;
+  return Ret(::openat(root_fd_, Rel(path), flags | O_CLOEXEC, mode));
 }
 ssize_t PosixBackend::Read(int h, void* buf, std::size_t n) { return Ret(::read(h, buf, n)); }
 ssize_t PosixBackend::Write(int h, const void* buf, std::size_t n) { return Ret(::write(h, buf, n)); }
@@ -64,16 +71,53 @@ ssize_t PosixBackend::PWrite(int h, const void* buf, std::size_t n, off_t off) {
   return Ret(::pwrite(h, buf, n, off));
 }
 int PosixBackend::Fsync(int h) { return Ret(::fsync(h)); }
+int PosixBackend::Ftruncate(int h, off_t length) { return Ret(::ftruncate(h, length)); }
+int PosixBackend::Fstat(int h, struct stat* st) { return Ret(::fstat(h, st)); }
 int PosixBackend::Close(int h) { return Ret(::close(h)); }
-int PosixBackend::Stat(const std::string& path, struct stat* st) { return Ret(::stat(Full(path).c_str(), st)); }
-int PosixBackend::Unlink(const std::string& path) { return Ret(::unlink(Full(path).c_str())); }
-int PosixBackend::Mkdir(const std::string& path) { return Ret(::mkdir(Full(path).c_str(), 0755)); }
-int PosixBackend::Rmdir(const std::string& path) { return Ret(::rmdir(Full(path).c_str())); }
+int PosixBackend::Stat(const std::string& path, struct stat* st) {
+  if (root_fd_ < 0) return root_fd_;
+  return Ret(::fstatat(root_fd_, Rel(path), st, 0));
+}
+int PosixBackend::Rename(const std::string& from, const std::string& to) {
+  if (root_fd_ < 0) return root_fd_;
+  return Ret(::renameat(root_fd_, Rel(from), root_fd_, Rel(to)));
+}
+int PosixBackend::SyncDir(const std::string& path) {
+  if (root_fd_ < 0) return root_fd_;
+  const int fd = ::openat(root_fd_, Rel(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  const int r = Ret(::fsync(fd));
+  ::close(fd);
+  return r;
+}
+int PosixBackend::SyncAll() {
+  if (root_fd_ < 0) return root_fd_;
+  return Ret(::syncfs(root_fd_));
+}
+int PosixBackend::Unlink(const std::string& path) {
+  if (root_fd_ < 0) return root_fd_;
+  return Ret(::unlinkat(root_fd_, Rel(path), 0));
+}
+int PosixBackend::Mkdir(const std::string& path) {
+  if (root_fd_ < 0) return root_fd_;
+  return Ret(::mkdirat(root_fd_, Rel(path), 0755));
+}
+int PosixBackend::Rmdir(const std::string& path) {
+  if (root_fd_ < 0) return root_fd_;
+  return Ret(::unlinkat(root_fd_, Rel(path), AT_REMOVEDIR));
+}
 
 int PosixBackend::ListDir(const std::string& path, std::vector<std::string>* names) {
   names->clear();
-  DIR* d = ::opendir(Full(path).c_str());
-  if (d == nullptr) return -errno;
+  if (root_fd_ < 0) return root_fd_;
+  const int fd = ::openat(root_fd_, Rel(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  DIR* d = ::fdopendir(fd);
+  if (d == nullptr) {
+    const int e = errno;
+    ::close(fd);
+    return -e;
+  }
   errno = 0;
   while (dirent* e = ::readdir(d)) {
     const std::string n = e->d_name;

@@ -38,8 +38,17 @@ class FsBackend {
   virtual ssize_t PRead(int h, void* buf, std::size_t n, off_t off) = 0;
   virtual ssize_t PWrite(int h, const void* buf, std::size_t n, off_t off) = 0;
   virtual int Fsync(int h) = 0;
+  virtual int Ftruncate(int h, off_t length) = 0;
+  virtual int Fstat(int h, struct stat* st) = 0;
   virtual int Close(int h) = 0;
   virtual int Stat(const std::string& path, struct stat* st) = 0;
+  virtual int Rename(const std::string& from, const std::string& to) = 0;
+  // Makes a directory's entries (creations, renames, unlinks) durable. A
+  // backend that cannot (gfapi has no directory fsync) returns 0 and says
+  // so in its documentation.
+  virtual int SyncDir(const std::string& path) = 0;
+  // Makes everything written so far durable (syncfs); 0 when the backend cannot.
+  virtual int SyncAll() = 0;
   virtual int Unlink(const std::string& path) = 0;
   virtual int Mkdir(const std::string& path) = 0;
   virtual int Rmdir(const std::string& path) = 0;
@@ -48,10 +57,17 @@ class FsBackend {
   virtual std::optional<FsSpace> Space() = 0;
 };
 
-// A mounted directory: plain POSIX calls below `root`.
+// A mounted directory: plain POSIX calls relative to a descriptor of `root`
+// (openat and friends), so a call builds no path string.
 class PosixBackend : public FsBackend {
  public:
+  // Opens `root`; if that fails, every call returns the error (see ok()).
   explicit PosixBackend(std::string root);
+  ~PosixBackend() override;
+  PosixBackend(const PosixBackend&) = delete;
+  PosixBackend& operator=(const PosixBackend&) = delete;
+  // 0, or -errno when the root could not be opened.
+  int ok() const { return root_fd_ >= 0 ? 0 : root_fd_; }
   std::string Describe() const override;
   int Open(const std::string& path, int flags, mode_t mode) override;
   ssize_t Read(int h, void* buf, std::size_t n) override;
@@ -59,8 +75,13 @@ class PosixBackend : public FsBackend {
   ssize_t PRead(int h, void* buf, std::size_t n, off_t off) override;
   ssize_t PWrite(int h, const void* buf, std::size_t n, off_t off) override;
   int Fsync(int h) override;
+  int Ftruncate(int h, off_t length) override;
+  int Fstat(int h, struct stat* st) override;
   int Close(int h) override;
   int Stat(const std::string& path, struct stat* st) override;
+  int Rename(const std::string& from, const std::string& to) override;
+  int SyncDir(const std::string& path) override;
+  int SyncAll() override;
   int Unlink(const std::string& path) override;
   int Mkdir(const std::string& path) override;
   int Rmdir(const std::string& path) override;
@@ -68,8 +89,10 @@ class PosixBackend : public FsBackend {
   std::optional<FsSpace> Space() override;
 
  private:
-  std::string Full(const std::string& path) const { return path.empty() ? root_ : root_ + "/" + path; }
+  // The path for the *at() calls: "." for the root itself.
+  static const char* Rel(const std::string& path) { return path.empty() ? "." : path.c_str(); }
   std::string root_;
+  int root_fd_;
 };
 
 // Forwards every call to another backend; a test overrides the calls it
@@ -84,8 +107,13 @@ class FsBackendWrapper : public FsBackend {
   ssize_t PRead(int h, void* b, std::size_t n, off_t o) override { return t_->PRead(h, b, n, o); }
   ssize_t PWrite(int h, const void* b, std::size_t n, off_t o) override { return t_->PWrite(h, b, n, o); }
   int Fsync(int h) override { return t_->Fsync(h); }
+  int Ftruncate(int h, off_t n) override { return t_->Ftruncate(h, n); }
+  int Fstat(int h, struct stat* st) override { return t_->Fstat(h, st); }
   int Close(int h) override { return t_->Close(h); }
   int Stat(const std::string& p, struct stat* st) override { return t_->Stat(p, st); }
+  int Rename(const std::string& f, const std::string& t) override { return t_->Rename(f, t); }
+  int SyncDir(const std::string& p) override { return t_->SyncDir(p); }
+  int SyncAll() override { return t_->SyncAll(); }
   int Unlink(const std::string& p) override { return t_->Unlink(p); }
   int Mkdir(const std::string& p) override { return t_->Mkdir(p); }
   int Rmdir(const std::string& p) override { return t_->Rmdir(p); }

@@ -128,6 +128,17 @@ class GlusterBackend final : public FsBackend {
     return Ret(glfs_pwrite(Fd(h), buf, n, off, 0, nullptr, nullptr));
   }
   int Fsync(int h) override { return static_cast<int>(Ret(glfs_fsync(Fd(h), nullptr, nullptr))); }
+  int Ftruncate(int h, off_t length) override {
+    return static_cast<int>(Ret(glfs_ftruncate(Fd(h), length, nullptr, nullptr)));
+  }
+  int Fstat(int h, struct stat* st) override { return static_cast<int>(Ret(glfs_fstat(Fd(h), st))); }
+  int Rename(const std::string& from, const std::string& to) override {
+    return static_cast<int>(Ret(glfs_rename(fs_, Full(from).c_str(), Full(to).c_str())));
+  }
+  // gfapi has no directory fsync nor syncfs: a rename or unlink is durable
+  // as the bricks' file systems make it.
+  int SyncDir(const std::string&) override { return 0; }
+  int SyncAll() override { return 0; }
   int Close(int h) override {
     glfs_fd_t* fd;
     {
@@ -194,6 +205,18 @@ bool GlusterAvailable() {
   return true;
 #else
   return false;
+#endif
+}
+
+std::unique_ptr<FsBackend> OpenGlusterBackend(const std::string& host, int port, const std::string& volume,
+                                              const std::string& subdir) {
+  GlusterSpec g{host, port, volume, subdir};
+  while (!g.subdir.empty() && g.subdir.front() == '/') g.subdir.erase(0, 1);
+  while (!g.subdir.empty() && g.subdir.back() == '/') g.subdir.pop_back();
+#ifdef STOREBENCH_GLUSTER
+  return std::make_unique<GlusterBackend>(g);
+#else
+  throw SetupError("gluster volume '" + volume + "': this storebench was built without gfapi (Debian: libglusterfs-dev)");
 #endif
 }
 

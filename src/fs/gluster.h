@@ -20,4 +20,8 @@ bool GlusterAvailable();
 // SetupError, with gfapi's error, when the volume cannot be reached.
 std::unique_ptr<FsBackend> OpenGlusterBackend(const std::string& spec);
 
+// The same from its parts (the gluster binding's properties).
+std::unique_ptr<FsBackend> OpenGlusterBackend(const std::string& host, int port, const std::string& volume,
+                                              const std::string& subdir);
+
 }  // namespace storebench::fs_suite

@@ -1,0 +1,41 @@
+// The store behind the "files" and "gluster" bindings: every record is one
+// file, written through an fs_suite::FsBackend (a mounted directory, or a
+// GlusterFS volume through gfapi). See src/db/files.cc for the layout and the
+// semantics; both bindings share them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/properties.h"
+#include "db/binding.h"
+#include "fs/backend.h"
+
+namespace storebench {
+
+enum class FilesFsync { kNone, kPerOp, kEnd };
+
+struct FilesStoreOptions {
+  std::string prefix;       // property namespace: "files" or "gluster" (messages, stats)
+  std::string where;        // what the backend points at, for messages
+  FilesFsync fsync = FilesFsync::kNone;
+  bool direct = false;
+  bool ordered = false;
+  int fanout = 1;
+  std::optional<std::string> local_dir;  // measured for DiskUsageBytes (files binding)
+};
+
+// Reads PREFIX.fsync, PREFIX.direct, PREFIX.ordered and PREFIX.fanout
+// (ConfigError when bad); prefix and where are set by the caller.
+FilesStoreOptions ParseFilesStoreOptions(const Properties& props, const std::string& prefix);
+
+// The documentation of those four properties, for a BindingInfo.
+std::vector<PropertySpec> FilesStoreProperties(const std::string& prefix);
+
+// Opens the store on `backend` (its root is the store's directory).
+// Throws SetupError when O_DIRECT is asked for and refused.
+std::unique_ptr<Store> OpenFilesStore(const FilesStoreOptions& options, std::unique_ptr<fs_suite::FsBackend> backend);
+
+}  // namespace storebench
