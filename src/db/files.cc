@@ -212,6 +212,7 @@ class FilesSession final : public Session {
   bool RecordPath(std::string_view table, std::string_view key);
   // Reads the whole file at `path` into data_.
   Status ReadFile(const std::string& path);
+  Status ReadFileOnce(const std::string& path, int* err);
   // Writes buf_ to a temporary file beside path_ and renames it over path_.
   Status WriteAtomically();
   int OpenTemp();
@@ -366,14 +367,30 @@ bool FilesSession::RecordPath(std::string_view table, std::string_view key) {
 }
 
 Status FilesSession::ReadFile(const std::string& path) {
+  for (int attempt = 0;; ++attempt) {
+    int err = 0;
+    Status st = ReadFileOnce(path, &err);
+    if (!(err == ENOENT || err == ESTALE) || attempt >= store_->opts().stale_retries) return st;
+    // GlusterFS 10.3's client keeps resolving the name to the replaced gfid
+    // for a while: back off (50 ms, 100 ms, ...: 750 ms over 5 retries).
+    usleep(static_cast<useconds_t>(50000 * (attempt + 1)));
+  }
+}
+
+// One attempt; *err is the errno of a failed open, fstat or read.
+Status FilesSession::ReadFileOnce(const std::string& path, int* err) {
   FsBackend* fs = store_->fs();
   const bool direct = store_->opts().direct;
   const int h = fs->Open(path, O_RDONLY | (direct ? O_DIRECT : 0), 0);
-  if (h < 0) return h == -ENOENT || h == -ENOTDIR ? Status::NotFound() : Status::Error();
+  if (h < 0) {
+    *err = -h;
+    return h == -ENOENT || h == -ENOTDIR ? Status::NotFound() : Status::Error();
+  }
   struct stat st;
-  if (fs->Fstat(h, &st) < 0) {
+  if (const int r = fs->Fstat(h, &st); r < 0) {
+    *err = -r;
     fs->Close(h);
-    return Status::Error();
+    return r == -ENOENT || r == -ESTALE ? Status::NotFound() : Status::Error();
   }
   const std::size_t size = static_cast<std::size_t>(st.st_size);
   char* dst;
@@ -397,6 +414,7 @@ Status FilesSession::ReadFile(const std::string& path) {
     const ssize_t n = fs->PRead(h, dst + got, want - got, static_cast<off_t>(got));
     if (n == -EINTR) continue;
     if (n < 0) {
+      *err = static_cast<int>(-n);
       fs->Close(h);
       return Status::Error();
     }

@@ -25,6 +25,11 @@ struct FilesStoreOptions {
   bool ordered = false;
   int fanout = 1;
   std::optional<std::string> local_dir;  // measured for DiskUsageBytes (files binding)
+  // Reads retried when the file vanishes between lookup and open (ENOENT or
+  // ESTALE): GlusterFS resolves a path to a gfid, then opens that gfid, so a
+  // reader racing a rename over the record sees the old gfid gone. 0 on a
+  // POSIX mount, where rename() makes that impossible. Retry k waits k x 50 ms.
+  int stale_retries = 0;
 };
 
 // Reads PREFIX.fsync, PREFIX.direct, PREFIX.ordered and PREFIX.fanout
