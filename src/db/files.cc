@@ -186,6 +186,8 @@ class FilesSession final : public Session {
     return Guard([&] {
       out->Clear();
       if (!RecordPath(table, key)) return Status(Status::kBadRequest);
+      std::shared_lock<std::shared_mutex> lock;
+      if (std::shared_mutex* m = ReadStripe(key)) lock = std::shared_lock(*m);
       Status st = ReadFile(path_);
       if (!st.ok()) return st;
       out->BeginRecord(key);
@@ -210,6 +212,8 @@ class FilesSession final : public Session {
   // Sets path_ to the record's file (dir_end_ = length of its directory part).
   // False when the escaped key is too long for a file name.
   bool RecordPath(std::string_view table, std::string_view key);
+  // The stripe a reader of `key` holds shared (records written in place), or null.
+  std::shared_mutex* ReadStripe(std::string_view key);
   // Reads the whole file at `path` into data_.
   Status ReadFile(const std::string& path);
   Status ReadFileOnce(const std::string& path, int* err);
@@ -293,7 +297,7 @@ class FilesStore final : public Store {
 
   const FilesStoreOptions& opts() const { return opts_; }
   FsBackend* fs() const { return fs_.get(); }
-  std::mutex& Stripe(std::uint64_t hash) { return stripes_[hash % kStripes]; }
+  std::shared_mutex& Stripe(std::uint64_t hash) { return stripes_[hash % kStripes]; }
 
   // The ordered index of `table` (whose directory is `table_dir`), walking
   // the directory (fanout levels, then the 'k' files) the first time.
@@ -338,7 +342,7 @@ class FilesStore final : public Store {
   std::uint64_t seed_ = 0;
   std::atomic<std::uint64_t> session_counter_{0};
   bool closed_ = false;
-  std::array<std::mutex, kStripes> stripes_;
+  std::array<std::shared_mutex, kStripes> stripes_;
   std::mutex index_mu_;
   std::map<std::string, std::unique_ptr<TableIndex>, std::less<>> indexes_;
 };
@@ -364,6 +368,10 @@ bool FilesSession::RecordPath(std::string_view table, std::string_view key) {
   path_.append("/k");
   AppendEscaped(key, &path_);
   return path_.size() - dir_end_ - 1 <= kMaxNameBytes;
+}
+
+std::shared_mutex* FilesSession::ReadStripe(std::string_view key) {
+  return store_->opts().in_place ? &store_->Stripe(Fnv1a64(key)) : nullptr;
 }
 
 Status FilesSession::ReadFile(const std::string& path) {
@@ -463,7 +471,15 @@ bool FilesSession::SyncDir() {
 
 Status FilesSession::WriteAtomically() {
   FsBackend* fs = store_->fs();
-  const int h = OpenTemp();
+  const bool in_place = store_->opts().in_place;
+  int h;
+  if (in_place) {  // the caller holds the key's stripe exclusively; readers take it shared
+    const int flags = O_WRONLY | O_CREAT | O_TRUNC | (store_->opts().direct ? O_DIRECT : 0);
+    h = fs->Open(path_, flags, 0644);
+    if (h == -ENOENT && MakeParents()) h = fs->Open(path_, flags, 0644);
+  } else {
+    h = OpenTemp();
+  }
   if (h < 0) return Status::Error();
   const bool direct = store_->opts().direct;
   const char* src = buf_.data();
@@ -472,7 +488,7 @@ Status FilesSession::WriteAtomically() {
     const std::size_t padded = RoundUp(len);
     if (!aligned_.Reserve(padded == 0 ? kAlign : padded)) {
       fs->Close(h);
-      fs->Unlink(tmp_);
+      if (!in_place) fs->Unlink(tmp_);
       return Status::Error();
     }
     std::memcpy(aligned_.data(), buf_.data(), len);
@@ -494,6 +510,7 @@ Status FilesSession::WriteAtomically() {
   if (ok && direct && len != buf_.size()) ok = fs->Ftruncate(h, static_cast<off_t>(buf_.size())) == 0;
   if (ok && store_->opts().fsync == FsyncMode::kPerOp) ok = fs->Fsync(h) == 0;
   if (fs->Close(h) != 0) ok = false;
+  if (in_place) return ok ? Status::Ok() : Status::Error();
   if (ok) ok = fs->Rename(tmp_, path_) == 0;
   if (!ok) {
     fs->Unlink(tmp_);
@@ -508,7 +525,7 @@ Status FilesSession::Insert(std::string_view table, std::string_view key, std::s
     if (!RecordPath(table, key)) return Status(Status::kBadRequest);
     EncodeRecord(values, &buf_);
     TableIndex* idx = IndexOf(table);
-    std::lock_guard lock(store_->Stripe(Fnv1a64(key)));
+    std::unique_lock lock(store_->Stripe(Fnv1a64(key)));
     Status st = WriteAtomically();
     if (st.ok() && idx != nullptr) {
       std::unique_lock ilock(idx->mu);
@@ -521,7 +538,7 @@ Status FilesSession::Insert(std::string_view table, std::string_view key, std::s
 Status FilesSession::Update(std::string_view table, std::string_view key, std::span<const Field> values) {
   return Guard([&] {
     if (!RecordPath(table, key)) return Status(Status::kBadRequest);
-    std::lock_guard lock(store_->Stripe(Fnv1a64(key)));
+    std::unique_lock lock(store_->Stripe(Fnv1a64(key)));
     Status st = ReadFile(path_);
     if (!st.ok()) return st;
     if (!MergeRecord(data_, values, &buf_)) return Status::Error();
@@ -533,7 +550,7 @@ Status FilesSession::Delete(std::string_view table, std::string_view key) {
   return Guard([&] {
     if (!RecordPath(table, key)) return Status(Status::kBadRequest);
     TableIndex* idx = IndexOf(table);
-    std::lock_guard lock(store_->Stripe(Fnv1a64(key)));
+    std::unique_lock lock(store_->Stripe(Fnv1a64(key)));
     const int r = store_->fs()->Unlink(path_);
     if (r < 0) return r == -ENOENT || r == -ENOTDIR ? Status::NotFound() : Status::Error();
     if (idx != nullptr) {
@@ -565,6 +582,8 @@ Status FilesSession::Scan(std::string_view table, std::string_view start_key, st
     }
     for (std::size_t i = 0; i < n; ++i) {
       if (!RecordPath(table, scan_keys_[i])) return Status::Error();
+      std::shared_lock<std::shared_mutex> lock;
+      if (std::shared_mutex* m = ReadStripe(scan_keys_[i])) lock = std::shared_lock(*m);
       Status st = ReadFile(path_);
       if (st.IsNotFound()) continue;
       if (!st.ok()) return st;

@@ -30,6 +30,13 @@ struct FilesStoreOptions {
   // reader racing a rename over the record sees the old gfid gone. 0 on a
   // POSIX mount, where rename() makes that impossible. Retry k waits k x 50 ms.
   int stale_retries = 0;
+  // Write records in place (O_TRUNC, then write) instead of temp + rename,
+  // with readers holding the key's stripe shared and writers exclusive, so
+  // readers of this process still never see a torn record. For gfapi:
+  // GlusterFS 10.3's client keeps resolving a renamed-over name to the old
+  // gfid (ESTALE) for up to seconds. Readers in other processes can see a
+  // partly written record.
+  bool in_place = false;
 };
 
 // Reads PREFIX.fsync, PREFIX.direct, PREFIX.ordered and PREFIX.fanout

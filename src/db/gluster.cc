@@ -11,12 +11,14 @@
 //
 // Differences from "files", from gfapi: no directory fsync and no syncfs,
 // so gluster.fsync=per-op fsyncs each record file and =end adds nothing;
-// DiskUsageBytes is not measured (the bricks are on the servers). A read
-// that races a rename over its record can find the record's old gfid gone
-// (ENOENT/ESTALE; GlusterFS 10.3's client keeps resolving the name to the old
-// gfid for a while): it is retried up to 5 times, 50 ms, 100 ms ... 250 ms
-// apart, which in our runs always ended with the new record (a rare long
-// latency, counted as such).
+// DiskUsageBytes is not measured (the bricks are on the servers).
+// Records are rewritten in place (O_TRUNC + write) under per-key
+// reader/writer locks instead of temp file + rename: after a rename over a
+// name, GlusterFS 10.3's client kept resolving the name to the replaced gfid
+// (ESTALE) for up to seconds, even with 5 retries 50-250 ms apart (an
+// update-heavy test took 230 s and still saw errors). So readers in this
+// process never see a torn record, but readers in other processes can. A
+// read that still meets ENOENT/ESTALE (a delete and re-insert) is retried.
 // glfs_fini, at Close, takes about 10 s (GlusterFS issue #2606, "wontfix").
 #include <memory>
 #include <string>
@@ -52,6 +54,7 @@ const BindingInfo& gluster_binding() {
         if (host.empty() || volume.empty()) throw ConfigError("gluster.host and gluster.volume must not be empty");
         FilesStoreOptions o = ParseFilesStoreOptions(props, "gluster");
         o.stale_retries = 5;
+        o.in_place = true;
         o.where = "gluster volume " + host + ":" + std::to_string(port) + "/" + volume + "/" + dir;
         return OpenFilesStore(o, fs_suite::OpenGlusterBackend(host, port, volume, dir));
       },
