@@ -55,7 +55,10 @@ bonnie++ -d "$DIR" -s "${SIZE_MB}:8192:8192:5" -r $((SIZE_MB / 2)) -n "$FILES_K"
 echo "fio..." >&2
 fio_json() {  # name, then fio options
   local name=$1; shift
-  fio --name="$name" --directory="$DIR" --ioengine=psync --output-format=json "$@" >"$OUT/fio-$name.json"
+  # --invalidate=0: fio would otherwise drop the file's page cache before each job, and read from
+  # the device while storebench and bonnie++ read what the page cache holds.
+  fio --name="$name" --directory="$DIR" --ioengine=psync --invalidate=0 --output-format=json "$@" \
+    >"$OUT/fio-$name.json"
 }
 fio_json chr-write --rw=write --bs=1 --size="${CHR_MB}M" --filename=fio.chr
 fio_json chr-read --rw=read --bs=1 --size="${CHR_MB}M" --filename=fio.chr
