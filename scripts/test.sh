@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 
-servers=(redis redis-cluster memcached postgresql mariadb)
+servers=(redis redis-cluster memcached postgresql mariadb gluster)
 server_root=$(mktemp -d "${TMPDIR:-/tmp}/storebench-servers-XXXXXX")
 chmod 755 "$server_root"  # postgres runs as its own user and must reach its dir
 stop_servers() {
@@ -25,6 +25,8 @@ for s in "${servers[@]}"; do
 done
 # Every server above is up: a test that finds none is a failure, not a skip.
 export STOREBENCH_REQUIRE_SERVERS=1
+# gfapi's libraries leak by themselves under LeakSanitizer (none of it is ours).
+export LSAN_OPTIONS="suppressions=$PWD/scripts/servers/gluster.lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 for preset in default asan; do
   echo "== build: $preset" >&2

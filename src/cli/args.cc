@@ -16,6 +16,7 @@ Usage:
   storebench list                      bindings with their properties and defaults
   storebench merge PART.json... -o TOTAL.json
                                        merge the JSON results of client processes (--part) exactly
+  storebench fs DIR [options]          bonnie++/dd-class file-system suite (storebench fs --help)
   storebench --help | --version
 
 Options (YCSB's spelling, or the long form):
@@ -47,6 +48,11 @@ Exit codes: 0 done; 1 data-integrity check failed; 2 bad input or a store that c
 
 CommandLine ParseCommandLine(const std::vector<std::string>& args) {
   CommandLine cl;
+  if (!args.empty() && args[0] == "fs") {  // its own options: fs/command.h
+    cl.command = "fs";
+    cl.inputs.assign(args.begin() + 1, args.end());
+    return cl;
+  }
   auto need_value = [&](std::size_t& i, const std::string& opt) -> const std::string& {
     if (i + 1 >= args.size()) throw ConfigError("option " + opt + " needs a value; see storebench --help");
     return args[++i];

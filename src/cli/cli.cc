@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "core/properties.h"
 #include "db/registry.h"
+#include "fs/command.h"
 #include "measure/result.h"
 #include "report/hdr_log.h"
 #include "report/json_report.h"
@@ -638,6 +639,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       return 0;
     }
     if (cl.command == "merge") return RunMerge(cl, out, err);
+    if (cl.command == "fs") return RunFsCommand(cl.inputs, HostInfo(), out, err);
     if (cl.command.empty()) throw ConfigError("no command given: load, run or bench (see storebench --help)");
     return RunPhases(cl, out, err);
   } catch (const ConfigError& e) {
