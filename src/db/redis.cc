@@ -765,11 +765,7 @@ class RedisSession : public Session {
       RecordKey(table, key);
       const std::string& r = reply_;
       if (o_.layout == Layout::kString) {
-        Status st = client_->Call(key_, deadline, [&](std::string& o) {
-          Header(o, '*', 2);
-          Arg(o, "GET");
-          Arg(o, key_);
-        }, &reply_);
+        Status st = KeyCommand("GET", deadline);
         if (!st.ok()) return st;
         Item it = ReplyCursor(r).Next();
         Status result = Status::Ok();
@@ -835,8 +831,18 @@ class RedisSession : public Session {
       const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
       RecordKey(table, key);
       const std::string& r = reply_;
-      if (o_.layout == Layout::kString && o_.replace_on_update) {
-        EncodeRecord(values, &value_);
+      if (o_.layout == Layout::kString) {
+        // The new value: the given fields (replace), or them merged into the stored record.
+        if (o_.replace_on_update) {
+          EncodeRecord(values, &value_);
+        } else {
+          Status st = KeyCommand("GET", deadline);
+          if (!st.ok()) return st;
+          Item it = ReplyCursor(r).Next();
+          if (it.type != '$') return Status::Error();
+          if (it.nil()) return Status::NotFound();
+          if (!MergeRecord(it.str, values, &value_)) return Status::Error();
+        }
         Status st = client_->Call(key_, deadline, [&](std::string& o) {
           Header(o, '*', 4);
           Arg(o, "SET");
@@ -847,34 +853,6 @@ class RedisSession : public Session {
         if (!st.ok()) return st;
         Item it = ReplyCursor(r).Next();
         return it.type == '+' ? Status::Ok() : it.nil() ? Status::NotFound() : Status::Error();
-      }
-      if (o_.layout == Layout::kString) {
-        Status st = client_->Call(key_, deadline, [&](std::string& o) {
-          Header(o, '*', 2);
-          Arg(o, "GET");
-          Arg(o, key_);
-        }, &reply_);
-        if (!st.ok()) return st;
-        Item it = ReplyCursor(r).Next();
-        if (it.type != '$') {
-          return Status::Error();
-        }
-        if (it.nil()) {
-          return Status::NotFound();
-        }
-        const bool valid = MergeRecord(it.str, values, &value_);
-        if (!valid) return Status::Error();
-        st = client_->Call(key_, deadline, [&](std::string& o) {
-          Header(o, '*', 4);
-          Arg(o, "SET");
-          Arg(o, key_);
-          Arg(o, value_);
-          Arg(o, "XX");
-        }, &reply_);
-        if (!st.ok()) return st;
-        it = ReplyCursor(r).Next();
-        Status result = it.type == '+' ? Status::Ok() : it.nil() ? Status::NotFound() : Status::Error();
-        return result;
       }
       const std::string& sha = client_->sha(kUpdate);
       Status st = client_->Call(key_, deadline, [&](std::string& o) {
@@ -962,11 +940,7 @@ class RedisSession : public Session {
       RecordKey(table, key);
       const std::string& r = reply_;
       if (o_.layout == Layout::kString) {
-        Status st = client_->Call(key_, deadline, [&](std::string& o) {
-          Header(o, '*', 2);
-          Arg(o, "DEL");
-          Arg(o, key_);
-        }, &reply_);
+        Status st = KeyCommand("DEL", deadline);
         if (!st.ok()) return st;
         Item it = ReplyCursor(r).Next();
         Status result = it.type != ':' ? Status::Error() : it.n == 0 ? Status::NotFound() : Status::Ok();
@@ -1001,6 +975,15 @@ class RedisSession : public Session {
   }
 
  private:
+  // "<cmd> <key_>" to key_'s node; the reply in reply_.
+  Status KeyCommand(std::string_view cmd, std::int64_t deadline) {
+    return client_->Call(key_, deadline, [&](std::string& o) {
+      Header(o, '*', 2);
+      Arg(o, cmd);
+      Arg(o, key_);
+    }, &reply_);
+  }
+
   void RecordKey(std::string_view table, std::string_view key) {
     key_.assign(table);
     key_ += ':';
