@@ -23,6 +23,11 @@ for s in "${servers[@]}"; do
   var="STOREBENCH_TEST_SERVER_$(echo "$s" | tr 'a-z-' 'A-Z_')"
   export "$var=$line"
 done
+# The project's servers listen on 127.0.0.1 only: check every one of them.
+for s in "${servers[@]}"; do
+  exposed=$(bash -c 'source scripts/servers/lib.sh; listening_beyond_loopback "$1"' _ "$server_root/$s" | tr '\n' ' ')
+  [ -z "$exposed" ] || { echo "test: server $s listens beyond loopback on: $exposed" >&2; exit 1; }
+done
 # Every server above is up: a test that finds none is a failure, not a skip.
 export STOREBENCH_REQUIRE_SERVERS=1
 # gfapi's libraries leak by themselves under LeakSanitizer (none of it is ours).

@@ -13,6 +13,8 @@
 # /var/run/glusterd.socket; gluster refuses "localhost"/"127.0.0.1" as a
 # brick host, so the bricks live on $(hostname), which must resolve to a
 # loopback address (checked). Bricks on the root file system need "force".
+# glusterd binds 127.0.0.1 (transport.socket.bind-address) and the bricks it
+# spawns inherit that address; start checks that nothing listens elsewhere.
 source "$(dirname "$0")/lib.sh"
 
 cmd=${1:-}; dir=${2:-}
@@ -44,6 +46,7 @@ volume management
     option working-directory $dir/lib
     option transport-type socket
     option transport.socket.listen-port 24007
+    option transport.socket.bind-address 127.0.0.1
     option transport.socket.read-fail-log off
     option ping-timeout 0
     option event-threads 1
@@ -68,6 +71,12 @@ EOF
       die "gluster volume create $vol failed"
     gl volume start "$vol" >/dev/null || die "gluster volume start $vol failed"
     volume_pids >> "$dir/pids"
+    # Every server the project starts listens on loopback only: check it.
+    exposed=$(listening_beyond_loopback "$dir" | tr '\n' ' ')
+    if [ -n "$exposed" ]; then
+      "$0" stop "$dir"
+      die "gluster listens beyond loopback on: $exposed"
+    fi
     echo "gluster.host=$host gluster.volume=$vol"
     ;;
   stop)

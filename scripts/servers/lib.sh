@@ -53,6 +53,18 @@ stop_pids() {
   rm -f "$dir/pids"
 }
 
+# Prints each address on which a process listed in DIR/pids listens (TCP
+# or UDP) that is not loopback; prints nothing when all is on loopback.
+# Needs ss (iproute2).
+listening_beyond_loopback() {
+  local dir=$1 pid
+  command -v ss >/dev/null || die "ss not installed (apt-get install iproute2): needed to check that servers listen on loopback only"
+  [ -f "$dir/pids" ] || return 0
+  for pid in $(cat "$dir/pids"); do
+    ss -Hltnup | awk -v pat="pid=$pid," 'index($0, pat) && $5 !~ /^(127\.|\[::1\]:)/ {print $5}'
+  done
+}
+
 # The directory of a Debian server binary that is not on root's PATH
 # (e.g. postgresql's /usr/lib/postgresql/15/bin).
 newest_dir() { ls -d "$@" 2>/dev/null | sort -V | tail -1; }
