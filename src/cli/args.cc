@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/properties.h"
+#include "cli/aerospike_flags.h"
 #include "cli/part.h"
 
 namespace storebench {
@@ -36,10 +37,21 @@ Options (YCSB's spelling, or the long form):
   -load, --load            the load phase (YCSB Client style: storebench -load -db NAME ...)
   -t, --transactions       the run phase (YCSB Client style)
 
+Aerospike benchmark-style flags (each is shorthand for the properties shown; a later -p wins):
+  -k KEYS                  recordcount=KEYS
+  -o SPEC                  record bins: S:N string of N bytes, B:N N bytes, I 8-byte integer;
+                           "S:100,S:100" = 2 bins (fieldcount=2 fieldlength=100)
+  -w I | -w RU[,P]         insert only | read/update with P% reads (default 50)
+  -z THREADS               threadcount
+  -d SECONDS               run for SECONDS (maxexecutiontime, operationcount=0)
+  -g OPS                   target ops/s
+  --explain                print the properties the command line amounts to, and stop
+
 Examples:
   storebench load rocksdb -P workloads/workloada -p recordcount=100000 -threads 2 -s
   storebench run  rocksdb -P workloads/workloada -p operationcount=1000000 -threads 2 -target 20000 -s
   storebench bench rocksdb -P workloads/workloada --json result.json
+  storebench run   rocksdb -k 1000000 -o S:2048 -w RU,80 -z 8 -d 60 --explain
 
 Exit codes: 0 done; 1 data-integrity check failed; 2 bad input or a store that cannot be opened;
 130/143 interrupted by SIGINT/SIGTERM (partial results are still printed and written).
@@ -96,6 +108,13 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       cl.output_file = need_value(i, a);
     } else if (a == "--hdr-log") {
       cl.hdr_log_file = need_value(i, a);
+    } else if (IsAerospikeFlag(a) && cl.command != "merge") {
+      const std::string& value = need_value(i, a);
+      auto props = ExpandAerospikeFlag(a, value);
+      cl.overrides.insert(cl.overrides.end(), props.begin(), props.end());
+      cl.expanded_flags.emplace_back(a + " " + value, std::move(props));
+    } else if (a == "--explain") {
+      cl.explain = true;
     } else if (a == "-load" || a == "--load") {
       cl.command = cl.command.empty() ? "load" : cl.command;
       if (cl.command != "load") throw ConfigError("-load conflicts with the command '" + cl.command + "'");
@@ -105,7 +124,8 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
     } else if (!a.empty() && a[0] == '-') {
       const std::vector<std::string> opts = {"-P", "-p", "-db", "-threads", "-target", "-s", "-l", "-load", "-t",
                                              "--props", "--set", "--db", "--threads", "--target", "--status",
-                                             "--label", "--json", "--part", "--hdr-log", "--load", "--transactions", "--help"};
+                                             "--label", "--json", "--part", "--hdr-log", "--load", "--transactions", "--help",
+                                             "-k", "-o", "-w", "-z", "-d", "-g", "--explain"};
       std::string hint = ClosestMatch(a, opts);
       throw ConfigError("unknown option '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                         "; see storebench --help");

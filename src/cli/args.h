@@ -1,6 +1,7 @@
 // Command-line parsing: YCSB's client flags (-P, -p, -threads, -target, -s,
 // -db, -load, -t, -l) plus long forms (--props, --set, --threads, --target,
-// --status, --db, --load, --transactions, --label, --json). Options that
+// --status, --db, --load, --transactions, --label, --json), and Aerospike
+// benchmark-style flags (-k -o -w -z -d -g: cli/aerospike_flags.h). Options that
 // YCSB turns into properties (threadcount, target, status, db, label) are
 // kept as property overrides in argument order, as YCSB does.
 #pragma once
@@ -20,6 +21,10 @@ struct CommandLine {
   std::vector<std::string> inputs;                               // merge: the part files
   std::string output_file;                                       // merge: -o, --output
   std::string hdr_log_file;                                      // --hdr-log
+  // Aerospike-style flags (-k -o -w -z -d -g) as given, each with the
+  // properties it expanded to (also in `overrides`, in argument order).
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> expanded_flags;
+  bool explain = false;  // --explain: print the properties, do not run
   bool help = false;
 };
 

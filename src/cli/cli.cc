@@ -615,6 +615,28 @@ int RunMerge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   return integrity > 0 ? 1 : 0;
 }
 
+// --explain: the command line with every flag turned into the -p properties
+// it amounts to (property files kept as -P, in place of nothing else), then
+// each Aerospike-style flag's expansion.
+void Explain(const std::vector<std::string>& args, const CommandLine& cl, std::ostream& out) {
+  out << "# storebench";
+  for (const auto& a : args) {
+    if (a != "--explain") out << " " << a;
+  }
+  out << "\n# amounts to:\nstorebench " << cl.command;
+  if (!cl.binding.empty()) out << " " << cl.binding;
+  for (const auto& f : cl.property_files) out << " -P " << f;
+  for (const auto& [k, v] : cl.overrides) out << " -p " << k << "=" << v;
+  if (!cl.json_file.empty()) out << " --json " << cl.json_file;
+  if (!cl.hdr_log_file.empty()) out << " --hdr-log " << cl.hdr_log_file;
+  out << "\n";
+  for (const auto& [flag, props] : cl.expanded_flags) {
+    out << "#   " << flag << " ->";
+    for (const auto& [k, v] : props) out << " " << k << "=" << v;
+    out << "\n";
+  }
+}
+
 // "rank R of N: " under mpirun, so that a rank's error says which it is.
 std::string RankPrefix() {
   if (!MpiJob::Active()) return "";
@@ -641,6 +663,10 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (cl.command == "merge") return RunMerge(cl, out, err);
     if (cl.command == "fs") return RunFsCommand(cl.inputs, HostInfo(), out, err);
     if (cl.command.empty()) throw ConfigError("no command given: load, run or bench (see storebench --help)");
+    if (cl.explain) {
+      Explain(args, cl, out);
+      return 0;
+    }
     return RunPhases(cl, out, err);
   } catch (const ConfigError& e) {
     err << "storebench: " << RankPrefix() << e.what() << "\n";
