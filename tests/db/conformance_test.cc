@@ -12,6 +12,8 @@
 //    never ERROR.
 //  - Scan returns up to `count` records in key order from start_key
 //    inclusive, fewer at the end of the key space.
+//  - BatchInsert writes every record of the batch as Insert does (exactly
+//    its fields, overwriting); an empty batch is OK and writes nothing.
 //  - Sessions of one store may be used concurrently by their own threads.
 //  - A persistent binding keeps its data across Close and reopen, and
 //    reports a positive DiskUsageBytes once it holds data.
