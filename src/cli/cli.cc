@@ -380,6 +380,9 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
                       ", but scanproportion = " + FormatDouble(wo.scanproportion) +
                       "; set scanproportion=0 or use a store that scans");
   }
+  if ((wo.batch_size > 1 || wo.batchinsertproportion > 0) && !caps.native_batch_insert) {
+    notes.push_back("binding '" + binding.name + "' has no native batch insert: BATCH-INSERT inserts the records one by one");
+  }
   for (const auto& n : notes) err << "storebench: note: " << n << "\n";
   if (!part_line.empty()) err << part_line << "\n";
 

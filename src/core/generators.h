@@ -155,6 +155,8 @@ class SharedCounter {
  public:
   explicit SharedCounter(std::int64_t start) : next_(start) {}
   std::int64_t Next() { return next_.fetch_add(1, std::memory_order_relaxed); }
+  // Takes n consecutive values at once; returns the first.
+  std::int64_t NextN(std::int64_t n) { return next_.fetch_add(n, std::memory_order_relaxed); }
   std::int64_t Peek() const { return next_.load(std::memory_order_relaxed); }
  private:
   alignas(64) std::atomic<std::int64_t> next_;
@@ -171,6 +173,9 @@ class AcknowledgedCounter {
   static constexpr std::int64_t kWindow = 1 << 20;
   explicit AcknowledgedCounter(std::int64_t start);
   std::int64_t Next() { return next_.fetch_add(1, std::memory_order_relaxed); }
+  // Hands out n consecutive values at once (a batch); returns the first.
+  // Each is acknowledged on its own.
+  std::int64_t NextN(std::int64_t n) { return next_.fetch_add(n, std::memory_order_relaxed); }
   void Acknowledge(std::int64_t value);
   // YCSB's lastValue(): start-1 before any acknowledgement.
   std::int64_t Limit() const { return limit_.load(std::memory_order_acquire); }

@@ -108,6 +108,70 @@ class RecordSet {
   std::vector<Rec> records_;
 };
 
+// A batch of records for Session::BatchInsert: keys and fields copied into
+// one arena that keeps its capacity across Clear(), so a caller that reuses
+// one RecordBatch does not allocate per batch once warm. Field views stay
+// valid until the next Add or Clear. Not thread-safe; one per client.
+class RecordBatch {
+ public:
+  void Clear() {
+    arena_.clear();
+    records_.clear();
+    spans_.clear();
+    fields_.clear();
+  }
+  // Appends a record (copies key and values).
+  void Add(std::string_view key, std::span<const Field> values) {
+    const char* base = arena_.data();
+    const Span k = Append(key);
+    records_.push_back({k, fields_.size(), values.size()});
+    for (const Field& f : values) {
+      const Span n = Append(f.name);
+      const Span v = Append(f.value);
+      spans_.push_back({n, v});
+      fields_.push_back({});
+    }
+    if (arena_.data() != base) {
+      // The arena moved: every view is rebuilt from its offsets.
+      for (std::size_t i = 0; i < fields_.size(); ++i) fields_[i] = {View(spans_[i].name), View(spans_[i].value)};
+    } else {
+      for (std::size_t i = fields_.size() - values.size(); i < fields_.size(); ++i) {
+        fields_[i] = {View(spans_[i].name), View(spans_[i].value)};
+      }
+    }
+  }
+  std::size_t size() const { return records_.size(); }
+  bool empty() const { return records_.empty(); }
+  std::string_view key(std::size_t r) const { return View(records_[r].key); }
+  std::span<const Field> values(std::size_t r) const {
+    return std::span<const Field>(fields_).subspan(records_[r].first_field, records_[r].field_count);
+  }
+
+ private:
+  struct Span {
+    std::size_t off, len;
+  };
+  struct Rec {
+    Span key;
+    std::size_t first_field;
+    std::size_t field_count;
+  };
+  struct FieldSpan {
+    Span name, value;
+  };
+  Span Append(std::string_view s) {
+    Span sp{arena_.size(), s.size()};
+    arena_.append(s.data(), s.size());
+    return sp;
+  }
+  std::string_view View(Span s) const { return std::string_view(arena_).substr(s.off, s.len); }
+
+  std::string arena_;
+  std::vector<Rec> records_;
+  std::vector<FieldSpan> spans_;
+  std::vector<Field> fields_;  // views into arena_, parallel to spans_
+};
+
 // Per-thread connection/handle to a store. Used by one thread at a time.
 // Statuses: OK, NOT_FOUND (read/update/delete of a missing key), ERROR, ...
 class Session {
@@ -126,6 +190,20 @@ class Session {
   // Creates (or overwrites) a record with exactly these fields.
   virtual Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) = 0;
   virtual Status Delete(std::string_view table, std::string_view key) = 0;
+  // Creates (or overwrites, as Insert does) every record of the batch.
+  // A native batch (Capabilities::native_batch_insert) that is one write
+  // batch or one transaction is all-or-nothing: on failure no record of the
+  // batch is written; a pipeline (redis, memcached) is one round trip but
+  // best effort. This default loops Insert in order, stops at the first
+  // failure and returns its status: the records before it stay written.
+  // An empty batch is OK and does nothing.
+  virtual Status BatchInsert(std::string_view table, const RecordBatch& batch) {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      Status st = Insert(table, batch.key(i), batch.values(i));
+      if (!st.ok()) return st;
+    }
+    return Status::Ok();
+  }
 };
 
 // Runs a session operation's body and turns anything it throws (bad_alloc
@@ -159,6 +237,9 @@ struct Capabilities {
   // hosts connections x pipeline clients per thread, and the binding lets
   // the clients of one ClientSlot{thread, connection} share a connection.
   int pipeline = 1;
+  // Session::BatchInsert writes a batch in one native operation (a write
+  // batch, one transaction, a pipeline) rather than the default loop.
+  bool native_batch_insert = false;
 };
 
 // Where a client sits: its thread, its connection on that thread, and its

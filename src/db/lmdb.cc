@@ -137,6 +137,8 @@ class LmdbSession final : public Session {
   Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override;
   Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) override;
   Status Delete(std::string_view table, std::string_view key) override;
+  // Every record in one write transaction: atomic, one commit (one sync).
+  Status BatchInsert(std::string_view table, const RecordBatch& batch) override;
 
  private:
   // Renews the read txn; resets it when the operation ends, however it ends.
@@ -214,6 +216,7 @@ class LmdbStore final : public Store {
     c.scan = true;
     c.persistent = true;
     c.atomic_update = true;  // get + merge + put in one write transaction
+    c.native_batch_insert = true;  // one write transaction
     return c;
   }
 
@@ -468,6 +471,26 @@ Status LmdbSession::Delete(std::string_view table, std::string_view key) {
     return Write([&](MDB_txn* txn) {
       MDB_val k = Val(key);
       return mdb_del(txn, dbi, &k, nullptr);
+    });
+  });
+}
+
+Status LmdbSession::BatchInsert(std::string_view table, const RecordBatch& batch) {
+  return Guard([&] {
+    if (batch.empty()) return Status::Ok();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (!KeyOk(batch.key(i))) return Status(Status::kBadRequest);
+    }
+    MDB_dbi dbi;
+    Status st;
+    if (!Table(table, true, &dbi, &st)) return st.IsNotFound() ? Status::Error() : st;
+    return Write([&](MDB_txn* txn) {
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        EncodeRecord(batch.values(i), &buf_);
+        MDB_val k = Val(batch.key(i)), v = Val(buf_);
+        if (int rc = mdb_put(txn, dbi, &k, &v, 0); rc != 0) return rc;
+      }
+      return 0;
     });
   });
 }

@@ -73,6 +73,7 @@ using sql::EncodeColumn;
 
 constexpr std::int64_t kMaxFieldColumns = 4000;  // MariaDB allows 4096 columns per table
 constexpr std::size_t kStatementCacheSize = 32;  // per session, table and kind
+constexpr std::size_t kMaxParams = 65535;        // placeholders in one prepared statement
 constexpr std::int64_t kFirstBackoffNs = 10'000'000;
 constexpr std::int64_t kMaxBackoffNs = 1'000'000'000;
 
@@ -401,6 +402,7 @@ class MariadbStore final : public Store {
     c.persistent = true;
     c.atomic_update = true;  // one UPDATE statement
     c.waits_through_io = true;
+    c.native_batch_insert = true;  // multi-row INSERT ... ON DUPLICATE KEY UPDATE
     return c;
   }
 
@@ -534,6 +536,7 @@ struct TableState {
   std::shared_ptr<const TableSchema> schema;
   Stmt insert, read_all, scan_all, remove;
   std::vector<CachedStmt> reads, scans, updates;
+  std::vector<CachedStmt> batch_inserts;  // multi-row inserts, keyed by {row count}
 };
 
 class MariadbSession final : public Session {
@@ -633,6 +636,60 @@ class MariadbSession final : public Session {
       }
       if (!Execute(t, t->insert.get())) return Errored();
       return Status::Ok();
+    });
+  }
+
+  // Multi-row INSERT ... VALUES (...), (...) ... ON DUPLICATE KEY UPDATE
+  // every column (Insert's semantics per row): one statement (atomic under
+  // InnoDB) for up to 65535 placeholders' worth of rows; a larger batch is
+  // several such statements in one transaction. Missing columns are added
+  // first.
+  Status BatchInsert(std::string_view table, const RecordBatch& batch) override {
+    if (batch.empty()) return Status::Ok();
+    return Guard([&] {
+      Status st = Begin();
+      if (!st.ok()) return st;
+      TableState* t = Table(table, true);
+      if (t == nullptr) return Errored();
+      for (std::size_t r = 0; r < batch.size(); ++r) {
+        if (!MapFields(&t, table, batch.values(r))) return Errored();
+      }
+      const std::size_t per_row = t->schema->columns.size() + 1;
+      const std::size_t max_rows = std::max<std::size_t>(1, kMaxParams / per_row);
+      const bool several = batch.size() > max_rows;
+      if (several && !conn_.Query("START TRANSACTION")) return Errored();
+      bool ok = true;
+      for (std::size_t first = 0; first < batch.size() && ok; first += max_rows) {
+        const std::size_t rows = std::min(max_rows, batch.size() - first);
+        MYSQL_STMT* s = BatchInsertStmt(t, rows);
+        if (s == nullptr) {
+          ok = false;
+          break;
+        }
+        ResetParams(rows * per_row);  // every column NULL unless given
+        for (std::size_t i = 0; i < rows && ok; ++i) {
+          std::span<const Field> values = batch.values(first + i);
+          ok = MapFields(&t, table, values);  // only maps: the columns exist now
+          BindBytes(i * per_row, batch.key(first + i));
+          for (std::size_t f = 0; ok && f < values.size(); ++f) {
+            const auto c = static_cast<std::size_t>(columns_[f]) + 1;
+            if (c >= per_row) {
+              ok = false;  // the schema grew meanwhile
+              break;
+            }
+            BindBytes(i * per_row + c, values[f].value);
+          }
+        }
+        if (ok) ok = Execute(t, s);
+      }
+      if (several) {
+        if (ok) {
+          ok = conn_.Query("COMMIT");
+        } else if (conn_.connected()) {
+          conn_.Query("ROLLBACK");
+        }
+      }
+      return ok ? Status::Ok() : Errored();
     });
   }
 
@@ -826,6 +883,27 @@ class MariadbSession final : public Session {
     });
   }
 
+  // INSERT INTO t(YCSB_KEY, every column) VALUES (...) x rows ON DUPLICATE
+  // KEY UPDATE every column.
+  MYSQL_STMT* BatchInsertStmt(TableState* t, std::size_t rows) {
+    batch_rows_.assign(1, static_cast<int>(rows));
+    return Cached(t, &t->batch_inserts, batch_rows_, [&] {
+      const auto& columns = t->schema->columns;
+      std::string row = "(?";
+      for (std::size_t i = 0; i < columns.size(); ++i) row += ", ?";
+      row += ")";
+      std::string sql = "INSERT INTO " + Quote(t->schema->name) + "(YCSB_KEY";
+      for (const auto& c : columns) sql += ", " + Quote(c);
+      sql += ") VALUES ";
+      for (std::size_t r = 0; r < rows; ++r) sql += (r ? ", " : "") + row;
+      sql += " ON DUPLICATE KEY UPDATE ";
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        sql += (i ? ", " : "") + Quote(columns[i]) + "=VALUES(" + Quote(columns[i]) + ")";
+      }
+      return sql;
+    });
+  }
+
   template <typename MakeSql>
   MYSQL_STMT* Cached(const TableState* t, std::vector<CachedStmt>* cache, const std::vector<int>& cols,
                      MakeSql make_sql) {
@@ -974,6 +1052,7 @@ class MariadbSession final : public Session {
   std::vector<int> columns_;               // column of each field of an insert/update
   std::vector<int> selected_;              // columns of a selected read/scan
   std::vector<std::string_view> missing_;  // fields without a column
+  std::vector<int> batch_rows_;            // BatchInsertStmt's cache key: {rows}
   std::vector<MYSQL_BIND> params_;
   unsigned long long limit_ = 0;
   std::vector<MYSQL_BIND> results_;

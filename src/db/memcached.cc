@@ -276,6 +276,25 @@ class HostConnection {
     return Status::Ok();
   }
 
+  // Sends what `write(out)` appends (`count` requests) in one write and
+  // waits for their `count` replies, copied back to back into *buf.
+  template <typename Write>
+  Status ExchangeMany(std::int64_t deadline, Write&& write, std::size_t count, std::string* buf) {
+    auto parse = [buf, count](std::string_view in) -> std::size_t {
+      std::size_t pos = 0;
+      for (std::size_t i = 0; i < count; ++i) {
+        Reply probe;
+        const std::ptrdiff_t n = ParseReply(in.substr(pos), &probe);
+        if (n < 0 || (n > 0 && probe.Desyncs())) return net::Pipeline::kBroken;
+        if (n == 0) return 0;
+        pos += static_cast<std::size_t>(n);
+      }
+      buf->assign(in.data(), pos);
+      return pos;
+    };
+    return pipe_.Call(write, parse, deadline);
+  }
+
   static void AppendAuth(const std::string& user, const std::string& password, std::string* out) {
     const std::size_t n = user.size() + 1 + password.size();
     out->append("set auth 0 0 ");
@@ -411,6 +430,54 @@ class MemcachedSession final : public Session {
     });
   }
 
+  // The batch's sets pipelined: per host, every "ms" of its records in one
+  // write, then their replies. Not atomic: each set succeeds or fails alone
+  // (the first failure is returned; the others are still sent).
+  Status BatchInsert(std::string_view table, const RecordBatch& batch) override {
+    if (batch.empty()) return Status::Ok();
+    return Guard([&] {
+      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+      const std::size_t hosts = set_->conns.size();
+      host_of_.resize(batch.size());
+      host_counts_.assign(hosts, 0);
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        HostConnection* c = nullptr;
+        if (Status s = Prepare(table, batch.key(i), &c); !s.ok()) return s;
+        std::size_t h = 0;
+        while (set_->conns[h].get() != c) ++h;
+        host_of_[i] = h;
+        host_counts_[h]++;
+      }
+      Status result = Status::Ok();
+      for (std::size_t h = 0; h < hosts; ++h) {
+        if (host_counts_[h] == 0) continue;
+        auto write = [&](std::string& o) {
+          for (std::size_t i = 0; i < batch.size(); ++i) {
+            if (host_of_[i] != h) continue;
+            HostConnection* unused = nullptr;
+            Prepare(table, batch.key(i), &unused);  // checked above
+            EncodeRecord(batch.values(i), &value_);
+            AppendSet(o, 0);
+          }
+        };
+        Status s = set_->conns[h]->ExchangeMany(deadline, write, host_counts_[h], &reply_);
+        if (!s.ok()) {
+          if (result.ok()) result = s;
+          continue;
+        }
+        std::string_view rest = reply_;
+        for (std::size_t k = 0; k < host_counts_[h]; ++k) {
+          Reply r;
+          const std::ptrdiff_t n = ParseReply(rest, &r);
+          if (n <= 0) return Status::Error();
+          if (!r.Is("HD") && result.ok()) result = Status::Error();
+          rest.remove_prefix(static_cast<std::size_t>(n));
+        }
+      }
+      return result;
+    });
+  }
+
  private:
   // Builds the memcached key of (table, key) into key_ (its token in
   // key_token_, binary_ when base64) and picks its host's connection.
@@ -462,6 +529,8 @@ class MemcachedSession final : public Session {
   std::string key_, key_token_, value_;
   std::string reply_;  // the last reply, copied out of the connection
   bool binary_ = false;
+  std::vector<std::size_t> host_of_;      // BatchInsert: each record's host
+  std::vector<std::size_t> host_counts_;  // BatchInsert: records per host
 };
 
 // ---- store -----------------------------------------------------------------
@@ -523,6 +592,7 @@ class MemcachedStore final : public Store {
     c.atomic_update = !opts_.replace_on_update;  // CAS: a concurrent change makes the update retry
     c.waits_through_io = true;
     c.pipeline = opts_.pipeline;
+    c.native_batch_insert = true;  // pipelined sets, one write per host
     return c;
   }
 

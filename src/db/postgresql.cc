@@ -79,6 +79,7 @@ using sql::EncodeColumn;
 constexpr std::int64_t kFirstBackoffNs = 10'000'000;
 constexpr std::int64_t kMaxBackoffNs = 1'000'000'000;
 constexpr std::size_t kStatementCacheSize = 32;  // per session, table and kind
+constexpr std::size_t kMaxParams = 65535;        // bind parameters in one statement (the protocol's limit)
 constexpr std::size_t kMaxIdentifier = 63;       // NAMEDATALEN - 1
 constexpr std::int64_t kMaxFieldColumns = 1599;  // MaxHeapAttributeNumber (1600) minus the key
 
@@ -506,6 +507,7 @@ class PgStore final : public Store {
     c.persistent = true;
     c.atomic_update = true;  // one UPDATE statement
     c.waits_through_io = true;
+    c.native_batch_insert = true;  // multi-row INSERT ... ON CONFLICT
     return c;
   }
 
@@ -635,6 +637,7 @@ struct TableState {
   std::shared_ptr<const TableSchema> schema;
   Stmt insert, read_all, scan_all, remove, exists;
   std::vector<CachedStmt> reads, scans, updates;
+  std::vector<CachedStmt> batch_inserts;  // multi-row inserts, keyed by {row count}
 };
 
 class PgSession final : public Session {
@@ -746,6 +749,66 @@ class PgSession final : public Session {
         }
       }
       return Execute(&t->insert, deadline, PGRES_COMMAND_OK, table);
+    });
+  }
+
+  // Multi-row upserts: INSERT ... VALUES (...), (...) ... ON CONFLICT
+  // (YCSB_KEY) DO UPDATE SET every column (Insert's semantics per row), one
+  // statement (atomic) for up to 65535 parameters' worth of rows; a larger
+  // batch is several such statements in one transaction (BEGIN ... COMMIT).
+  // A key given twice in one batch is an ERROR (PostgreSQL refuses to
+  // update a row twice in one statement). Missing columns are added first.
+  Status BatchInsert(std::string_view table, const RecordBatch& batch) override {
+    if (batch.empty()) return Status::Ok();
+    return Guard([&] {
+      const std::int64_t deadline = DeadlineAfter(o_.timeout_ms);
+      TableState* t = nullptr;
+      if (Status st = Table(table, deadline, &t); !st.ok()) return st;
+      for (std::size_t r = 0; r < batch.size(); ++r) {
+        if (Status st = MapFields(&t, table, batch.values(r), deadline); !st.ok()) return st;
+      }
+      const std::size_t per_row = t->schema->columns.size() + 1;
+      const std::size_t max_rows = std::max<std::size_t>(1, kMaxParams / per_row);
+      const bool several = batch.size() > max_rows;
+      Result r;
+      if (several) {
+        if (Status st = conn_.Ensure(deadline); !st.ok()) return st;
+        if (!RunSimple(&conn_, "BEGIN", deadline, &r)) return Status::Error();
+      }
+      Status result = Status::Ok();
+      for (std::size_t first = 0; first < batch.size() && result.ok(); first += max_rows) {
+        const std::size_t rows = std::min(max_rows, batch.size() - first);
+        Begin();
+        for (std::size_t i = first; i < first + rows && result.ok(); ++i) {
+          // The columns exist now (added above): this only maps.
+          result = MapFields(&t, table, batch.values(i), deadline);
+          Bytes(batch.key(i));
+          for (std::size_t c = 0; c + 1 < per_row; ++c) {
+            const int v = c < value_of_column_.size() ? value_of_column_[c] : -1;
+            if (v < 0) {
+              values_.push_back(nullptr);
+              lengths_.push_back(0);
+              formats_.push_back(1);
+            } else {
+              Bytes(batch.values(i)[static_cast<std::size_t>(v)].value);
+            }
+          }
+        }
+        if (!result.ok()) break;
+        if (values_.size() != rows * per_row) {  // the schema grew meanwhile
+          result = Status::Error();
+          break;
+        }
+        result = Execute(BatchInsertStmt(t, rows), deadline, PGRES_COMMAND_OK, table);
+      }
+      if (several) {
+        if (result.ok() && conn_.connected()) {
+          if (!RunSimple(&conn_, "COMMIT", deadline, &r)) result = Status::Error();
+        } else if (conn_.connected()) {
+          RunSimple(&conn_, "ROLLBACK", deadline, &r);
+        }
+      }
+      return result;
     });
   }
 
@@ -910,6 +973,29 @@ class PgSession final : public Session {
     });
   }
 
+  // INSERT INTO t(YCSB_KEY, every column) VALUES (...) x rows ON CONFLICT
+  // (YCSB_KEY) DO UPDATE SET every column = EXCLUDED's.
+  Stmt* BatchInsertStmt(TableState* t, std::size_t rows) {
+    batch_rows_.assign(1, static_cast<int>(rows));
+    const auto& columns = t->schema->columns;
+    const std::size_t per_row = columns.size() + 1;
+    return Cached(&t->batch_inserts, batch_rows_, static_cast<int>(rows * per_row), [&] {
+      std::string sql = "INSERT INTO " + Quote(t->schema->name) + "(YCSB_KEY";
+      for (const auto& c : columns) sql += ", " + Quote(c);
+      sql += ") VALUES";
+      for (std::size_t r = 0; r < rows; ++r) {
+        sql += r ? ", (" : " (";
+        for (std::size_t i = 0; i < per_row; ++i) sql += (i ? ", $" : "$") + std::to_string(r * per_row + i + 1);
+        sql += ")";
+      }
+      sql += " ON CONFLICT (YCSB_KEY) DO UPDATE SET ";
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        sql += (i ? ", " : "") + Quote(columns[i]) + "=EXCLUDED." + Quote(columns[i]);
+      }
+      return sql;
+    });
+  }
+
   template <typename MakeSql>
   Stmt* Cached(std::vector<CachedStmt>* cache, const std::vector<int>& cols, int params, MakeSql make_sql) {
     for (auto& e : *cache) {
@@ -1009,6 +1095,7 @@ class PgSession final : public Session {
   std::vector<int> assigned_;              // columns an update sets
   std::vector<int> selected_;              // columns of a selected read/scan
   std::vector<std::string_view> missing_;  // fields without a column
+  std::vector<int> batch_rows_;            // BatchInsertStmt's cache key: {rows}
 };
 
 std::unique_ptr<Session> PgStore::NewSession(int) { return std::make_unique<PgSession>(this); }

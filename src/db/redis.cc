@@ -685,6 +685,7 @@ class RedisStore : public Store {
     c.atomic_update = o_.layout == Layout::kHash;
     c.waits_through_io = true;
     c.pipeline = o_.pipeline;
+    c.native_batch_insert = !o_.cluster;  // MSET / one pipelined write; a cluster inserts one by one
     return c;
   }
 
@@ -891,32 +892,12 @@ class RedisSession : public Session {
         Status result = r[0] == '+' ? Status::Ok() : Status::Error();
         return result;
       }
-      order_.clear();
-      for (const Field& f : values) {
-        char buf[24];
-        char* p = std::to_chars(buf, buf + sizeof buf, f.name.size()).ptr;
-        *p++ = ':';
-        order_.append(buf, static_cast<std::size_t>(p - buf));
-        order_.append(f.name);
-      }
       IndexKey(table);
       // In a cluster the index lives in another slot: ZADD it separately.
       const bool index_in_script = !o_.cluster;
       const std::string& sha = client_->sha(kInsert);
       Status st = client_->Call(key_, deadline, [&](std::string& o) {
-        Header(o, '*', (index_in_script ? 8 : 7) + 2 * values.size());
-        Arg(o, "EVALSHA");
-        Arg(o, sha);
-        Arg(o, index_in_script ? "2" : "1");
-        Arg(o, key_);
-        if (index_in_script) Arg(o, index_);
-        Arg(o, key);
-        Arg(o, kOrderField);
-        Arg(o, order_);
-        for (const Field& f : values) {
-          Arg(o, f.name);
-          Arg(o, f.value);
-        }
+        EncodeInsert(o, sha, key, values, index_in_script);
       }, &reply_);
       if (!st.ok()) return st;
       Status result = r[0] == ':' ? Status::Ok() : Status::Error();
@@ -974,7 +955,88 @@ class RedisSession : public Session {
     });
   }
 
+  // Standalone server: the whole batch in one round trip (one Exchange):
+  // with redis.layout=string one MSET (atomic), with the hash layout one
+  // pipelined write of Insert's script calls, one per record (each record
+  // atomic, the batch best effort). A NOSCRIPT reply (a restarted server)
+  // reloads the scripts and sends the batch again (inserts overwrite, so
+  // that is safe). Cluster mode: the records' slots differ, so Insert one
+  // by one (the default), following redirections.
+  Status BatchInsert(std::string_view table, const RecordBatch& batch) override {
+    if (o_.cluster) return Session::BatchInsert(table, batch);
+    if (batch.empty()) return Status::Ok();
+    return Guard([&] {
+      const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
+      const std::size_t n = batch.size();
+      if (o_.layout == Layout::kString) {
+        Status st = client_->Exchange(0, deadline, [&](std::string& o) {
+          Header(o, '*', 1 + 2 * n);
+          Arg(o, "MSET");
+          for (std::size_t i = 0; i < n; ++i) {
+            RecordKey(table, batch.key(i));
+            Arg(o, key_);
+            EncodeRecord(batch.values(i), &value_);
+            Arg(o, value_);
+          }
+        }, 1, 0, &reply_);
+        if (!st.ok()) return st;
+        return reply_[0] == '+' ? Status::Ok() : Status::Error();
+      }
+      IndexKey(table);
+      const std::string& sha = client_->sha(kInsert);
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        Status st = client_->Exchange(0, deadline, [&](std::string& o) {
+          for (std::size_t i = 0; i < n; ++i) {
+            RecordKey(table, batch.key(i));
+            EncodeInsert(o, sha, batch.key(i), batch.values(i), true);
+          }
+        }, n, 0, &reply_);
+        if (!st.ok()) return st;
+        ReplyCursor cur(reply_);
+        bool noscript = false;
+        Status result = Status::Ok();
+        for (std::size_t i = 0; i < n; ++i) {
+          Item it = cur.Next();
+          if (it.type == ':') continue;
+          if (it.error() && StartsWith(it.str, "NOSCRIPT")) noscript = true;
+          result = Status::Error();
+        }
+        if (!noscript || attempt > 0) return result;
+        st = client_->LoadScripts(0, deadline);
+        if (!st.ok()) return st;
+      }
+      return Status::Error();
+    });
+  }
+
  private:
+  // EVALSHA of the insert script for key_ (and the index index_, when
+  // `with_index`): DEL + HSET of exactly these fields (+ ZADD).
+  void EncodeInsert(std::string& o, const std::string& sha, std::string_view key, std::span<const Field> values,
+                    bool with_index) {
+    order_.clear();
+    for (const Field& f : values) {
+      char buf[24];
+      char* p = std::to_chars(buf, buf + sizeof buf, f.name.size()).ptr;
+      *p++ = ':';
+      order_.append(buf, static_cast<std::size_t>(p - buf));
+      order_.append(f.name);
+    }
+    Header(o, '*', (with_index ? 8 : 7) + 2 * values.size());
+    Arg(o, "EVALSHA");
+    Arg(o, sha);
+    Arg(o, with_index ? "2" : "1");
+    Arg(o, key_);
+    if (with_index) Arg(o, index_);
+    Arg(o, key);
+    Arg(o, kOrderField);
+    Arg(o, order_);
+    for (const Field& f : values) {
+      Arg(o, f.name);
+      Arg(o, f.value);
+    }
+  }
+
   // "<cmd> <key_>" to key_'s node; the reply in reply_.
   Status KeyCommand(std::string_view cmd, std::int64_t deadline) {
     return client_->Call(key_, deadline, [&](std::string& o) {

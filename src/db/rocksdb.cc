@@ -338,6 +338,21 @@ class RocksSession final : public Session {
     });
   }
 
+  // One WriteBatch (reused: it keeps its buffer) written at once: atomic.
+  Status BatchInsert(std::string_view table, const RecordBatch& batch) override {
+    return Guard([&] {
+      if (batch.empty()) return Status::Ok();
+      rocksdb::ColumnFamilyHandle* cf = Table(table, true);
+      if (cf == nullptr) return Status::Error();
+      write_batch_.Clear();
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        EncodeRecord(batch.values(i), &buf_);
+        if (!write_batch_.Put(cf, Slice(batch.key(i)), rocksdb::Slice(buf_)).ok()) return Status::Error();
+      }
+      return db_->Write(write_options_, &write_batch_).ok() ? Status::Ok() : Status::Error();
+    });
+  }
+
  private:
   static rocksdb::Slice Slice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
   static std::string_view View(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
@@ -397,6 +412,7 @@ class RocksSession final : public Session {
   bool table_error_ = false;
   std::string buf_;             // encoded or merged record
   rocksdb::PinnableSlice pin_;  // value of the last Get
+  rocksdb::WriteBatch write_batch_;  // BatchInsert's, reused
 };
 
 class RocksStore final : public Store {
@@ -459,6 +475,7 @@ class RocksStore final : public Store {
     c.scan = true;
     c.persistent = true;
     c.atomic_update = opts_.transactiondb;  // GetForUpdate + Put + Commit; else read-merge-write
+    c.native_batch_insert = true;  // one WriteBatch
     return c;
   }
 

@@ -319,6 +319,7 @@ class SqliteStore final : public Store {
     c.scan = true;
     c.persistent = true;
     c.atomic_update = true;  // one UPDATE statement
+    c.native_batch_insert = true;  // one transaction
     return c;
   }
 
@@ -529,6 +530,9 @@ class SqliteSession final : public Session {
   }
   ~SqliteSession() override {
     tables_.clear();  // finalize every statement first
+    begin_ = Stmt();
+    commit_ = Stmt();
+    rollback_ = Stmt();
     sqlite3_close_v2(db_);
   }
 
@@ -604,16 +608,8 @@ class SqliteSession final : public Session {
       TableState* t = Table(table, true);
       if (t == nullptr) return Status::Error();
       if (!MapFields(&t, table, values)) return Status::Error();
-      if (!t->insert) {
-        std::string sql = "INSERT OR REPLACE INTO " + Quote(t->schema->name) + "(YCSB_KEY";
-        for (const auto& c : t->schema->columns) sql += ", " + Quote(c);
-        sql += ") VALUES(?";
-        for (std::size_t i = 0; i < t->schema->columns.size(); ++i) sql += ", ?";
-        sql += ")";
-        t->insert = Prepare(db_, sql);
-        if (!t->insert) return Status::Error();
-      }
-      sqlite3_stmt* s = t->insert.get();
+      sqlite3_stmt* s = InsertStmt(t);
+      if (s == nullptr) return Status::Error();
       ResetOnExit reset(s);  // clears the bindings too: absent fields are NULL
       if (BindBytes(s, 1, key) != SQLITE_OK) return Status::Error();
       for (std::size_t i = 0; i < values.size(); ++i) {
@@ -621,6 +617,52 @@ class SqliteSession final : public Session {
       }
       int changes = 0;
       return StepWrite(s, &changes);
+    });
+  }
+
+  // Every record with Insert's statement in one transaction (BEGIN
+  // IMMEDIATE ... COMMIT, under the process's write lock): all or nothing,
+  // one commit. Missing columns are added before the transaction begins.
+  Status BatchInsert(std::string_view table, const RecordBatch& batch) override {
+    return Guard([&] {
+      if (batch.empty()) return Status::Ok();
+      TableState* t = Table(table, true);
+      if (t == nullptr) return Status::Error();
+      for (std::size_t r = 0; r < batch.size(); ++r) {
+        if (!MapFields(&t, table, batch.values(r))) return Status::Error();
+      }
+      if (!begin_) begin_ = Prepare(db_, "BEGIN IMMEDIATE");
+      if (!commit_) commit_ = Prepare(db_, "COMMIT");
+      if (!rollback_) rollback_ = Prepare(db_, "ROLLBACK");
+      sqlite3_stmt* s = InsertStmt(t);
+      if (!begin_ || !commit_ || !rollback_ || s == nullptr) return Status::Error();
+      std::unique_lock lock = store_->WriteLock();
+      if (int rc = Step(begin_.get()); rc != SQLITE_DONE) return FromCode(rc);
+      Status st = Status::Ok();
+      for (std::size_t r = 0; r < batch.size() && st.ok(); ++r) {
+        std::span<const Field> values = batch.values(r);
+        ResetOnExit reset(s);
+        if (BindBytes(s, 1, batch.key(r)) != SQLITE_OK) {
+          st = Status::Error();
+          break;
+        }
+        for (const Field& f : values) {
+          // The columns exist (added above; columns are never dropped).
+          const int c = FindColumn(*t->schema, f.name, 0);
+          if (c < 0 || BindBytes(s, c + 2, f.value) != SQLITE_OK) {
+            st = Status::Error();
+            break;
+          }
+        }
+        if (st.ok()) {
+          if (int rc = sqlite3_step(s); rc != SQLITE_DONE) st = FromCode(rc);
+        }
+      }
+      if (st.ok()) {
+        if (int rc = Step(commit_.get()); rc != SQLITE_DONE) st = FromCode(rc);
+      }
+      if (!st.ok()) Step(rollback_.get());  // no-op (an error) if COMMIT ended it
+      return st;
     });
   }
 
@@ -696,6 +738,26 @@ class SqliteSession final : public Session {
       if (*t == nullptr) return false;
     }
     return false;
+  }
+
+  // INSERT OR REPLACE INTO t(YCSB_KEY, every column) VALUES(?, ...), prepared once per schema.
+  sqlite3_stmt* InsertStmt(TableState* t) {
+    if (!t->insert) {
+      std::string sql = "INSERT OR REPLACE INTO " + Quote(t->schema->name) + "(YCSB_KEY";
+      for (const auto& c : t->schema->columns) sql += ", " + Quote(c);
+      sql += ") VALUES(?";
+      for (std::size_t i = 0; i < t->schema->columns.size(); ++i) sql += ", ?";
+      sql += ")";
+      t->insert = Prepare(db_, sql);
+    }
+    return t->insert.get();
+  }
+
+  // Steps a statement that returns no rows and resets it.
+  static int Step(sqlite3_stmt* s) {
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc;
   }
 
   // "SELECT YCSB_KEY, <cols> FROM t WHERE ..." for reads or scans.
@@ -796,6 +858,7 @@ class SqliteSession final : public Session {
   std::vector<int> columns_;    // column of each field of an insert/update
   std::vector<int> selected_;   // columns of a selected read/scan
   std::vector<std::string_view> missing_;  // fields without a column
+  Stmt begin_, commit_, rollback_;          // BatchInsert's transaction
 };
 
 std::unique_ptr<Session> SqliteStore::NewSession(int) {

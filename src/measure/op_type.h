@@ -14,6 +14,12 @@ enum class OpType : std::uint8_t {
   kScan,
   kReadModifyWrite,
   kDelete,
+  // A batch of batch.size inserts: one entry per batch, its whole latency.
+  kBatchInsert,
+  // The same batches per record: each batch adds batch-latency / records,
+  // once per record, so Operations counts records and AverageLatency is the
+  // mean time per record.
+  kBatchInsertPerRecord,
   kNumOps
 };
 inline constexpr int kNumOpTypes = static_cast<int>(OpType::kNumOps);
@@ -26,6 +32,8 @@ constexpr std::string_view OpName(OpType op) {
     case OpType::kScan: return "SCAN";
     case OpType::kReadModifyWrite: return "READ-MODIFY-WRITE";
     case OpType::kDelete: return "DELETE";
+    case OpType::kBatchInsert: return "BATCH-INSERT";
+    case OpType::kBatchInsertPerRecord: return "BATCH-INSERT-PER-RECORD";
     case OpType::kNumOps: break;
   }
   return "UNKNOWN";

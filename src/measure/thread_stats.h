@@ -86,6 +86,40 @@ class ThreadStats {
     }
   }
 
+  // Records one operation that did `n` units of work (a batch of n records)
+  // as n operations of latency (end - start) / n each (rounded down): the
+  // per-record view of a batch. Return codes are counted n times. n = 0
+  // records nothing.
+  void RecordEach(OpType op, Status st, std::int64_t intended_start_ns, std::int64_t start_ns,
+                  std::int64_t end_ns, std::uint64_t n) {
+    if (n == 0) return;
+    if (end_ns >= next_boundary_ns_) PublishInterval(end_ns);
+    OpStats& s = Get(op);
+    const std::uint64_t service = static_cast<std::uint64_t>(end_ns - start_ns) / n;
+    const std::uint64_t intended = static_cast<std::uint64_t>(end_ns - intended_start_ns) / n;
+    const std::uint64_t series = series_uses_intended_ ? intended : service;
+    s.return_codes[st.code()] += n;
+    if (st.ok()) {
+      s.interval.RecordN(series, n);
+      if (track_intended_) {
+        if (series_uses_intended_) {
+          s.service.RecordN(service, n);
+        } else {
+          s.intended.RecordN(intended, n);
+        }
+      }
+    } else {
+      if (!s.failed_service) {
+        s.failed_service = std::make_unique<Histogram>();
+        s.failed_intended = std::make_unique<Histogram>();
+        s.interval_failed = std::make_unique<Histogram>();
+      }
+      s.failed_service->RecordN(service, n);
+      s.failed_intended->RecordN(intended, n);
+      s.interval_failed->RecordN(series, n);
+    }
+  }
+
   // Called by the owner at the end: publishes what is left.
   void Finish(std::int64_t end_ns) { PublishInterval(end_ns, /*force=*/true); }
 

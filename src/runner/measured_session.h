@@ -75,6 +75,19 @@ class MeasuredSession {
     return st;
   }
 
+  // One BATCH-INSERT of the whole batch, and the same call per record as
+  // BATCH-INSERT-PER-RECORD (see op_type.h). Counted as one operation (one
+  // failure) in the failure counter.
+  Status BatchInsert(std::string_view table, const RecordBatch& batch) {
+    const std::int64_t start = Now();
+    Status st = session_->BatchInsert(table, batch);
+    const std::int64_t end = Now();
+    Record(OpType::kBatchInsert, st, start, end);
+    stats_->RecordEach(OpType::kBatchInsertPerRecord, st, intended_ns_ == kNone ? start : intended_ns_, start, end,
+                       batch.size());
+    return st;
+  }
+
   // Counts every failed operation here too (the runner's errors.max check
   // reads it from another thread); null = not counted.
   void set_failure_counter(std::atomic<std::uint64_t>* failures) { failures_ = failures; }

@@ -50,8 +50,20 @@ std::uint64_t Share(std::uint64_t total, std::uint64_t n, std::uint64_t i) {
   return total / n + (i < total % n ? 1 : 0);
 }
 
+// Whether an operation type's count is part of the phase's operations: not
+// read-modify-write (composite: its read and update are counted too), and
+// a batch insert once: per record in `load` (whose unit is the record), per
+// batch in `run` (whose operationcount counts operations).
+bool CountsAsOperations(OpType t, bool loading) {
+  if (t == OpType::kReadModifyWrite) return false;
+  if (t == OpType::kBatchInsert) return !loading;
+  if (t == OpType::kBatchInsertPerRecord) return loading;
+  return true;
+}
+
 IntervalPoint MakePoint(double t_s, double interval_s,
-                        const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& h, bool keep_buckets) {
+                        const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& h, bool keep_buckets,
+                        bool loading) {
   IntervalPoint p;
   p.t_s = t_s;
   for (int i = 0; i < kNumOpTypes; ++i) {
@@ -69,8 +81,7 @@ IntervalPoint MakePoint(double t_s, double interval_s,
       op.max_ns = h[i]->max();
       op.sum_ns = h[i]->sum();
     }
-    // Read-modify-write is composite: its read and update are counted too.
-    if (static_cast<OpType>(i) != OpType::kReadModifyWrite) p.operations += op.count;
+    if (CountsAsOperations(static_cast<OpType>(i), loading)) p.operations += op.count;
     p.ops.push_back(std::move(op));
   }
   p.ops_per_s = interval_s > 0 ? static_cast<double>(p.operations) / interval_s : 0;
@@ -192,7 +203,7 @@ PhaseResult Runner::RunPhase() {
       for_each_slot(c, [&](Slot& s) {
         MeasuredSession db(s.session.get(), c.stats.get(), &clock_, real_clock);
         RateSchedule ws(w0, per_client_rate);
-        for (std::uint64_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+        for (std::uint64_t i = 0; !stop.load(std::memory_order_relaxed);) {
           if (s.warmup_ops > 0 && i >= s.warmup_ops) break;
           if (opts_.warmup_operations > 0 && s.warmup_ops == 0) break;
           if (opts_.warmup_s > 0 && clock_.NowNs() >= w_end) break;
@@ -202,9 +213,10 @@ PhaseResult Runner::RunPhase() {
             db.set_intended_start(due);
           }
           if (opts_.loading) {
-            s.work->DoInsert(db);
+            i += s.work->DoInsert(db, s.warmup_ops > 0 ? s.warmup_ops - i : UINT64_MAX);
           } else {
             s.work->DoTransaction(db);
+            ++i;
           }
         }
       });
@@ -218,20 +230,23 @@ PhaseResult Runner::RunPhase() {
       RateSchedule schedule(start, per_client_rate);
       const std::uint64_t planned = s.ops_planned == kNothing ? 0 : s.ops_planned;
       if (s.ops_planned == kNothing) return;
-      for (std::uint64_t i = 0; (planned == 0 || i < planned) && !stop.load(std::memory_order_relaxed); ++i) {
+      // i counts operations; in `load` a record (a batch of n adds n).
+      for (std::uint64_t i = 0; (planned == 0 || i < planned) && !stop.load(std::memory_order_relaxed);) {
         if (schedule.throttled()) {
           const std::int64_t due = schedule.DueNs(i);
           wait_until(due);
           if (stop.load(std::memory_order_relaxed)) break;
           db.set_intended_start(due);
         }
+        std::uint64_t n = 1;
         if (opts_.loading) {
-          s.work->DoInsert(db);
+          n = s.work->DoInsert(db, planned == 0 ? UINT64_MAX : planned - i);
         } else {
           s.work->DoTransaction(db);
         }
+        i += n;
         // One writer per counter: the thread's clients run on this thread.
-        c.ops_done.store(c.ops_done.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        c.ops_done.store(c.ops_done.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
       }
     });
     c.end_ns = clock_.NowNs();
@@ -282,7 +297,7 @@ PhaseResult Runner::RunPhase() {
     const double len_s = final_point ? static_cast<double>(point_end - point_start) / 1e9
                                      : static_cast<double>(interval_ns) / 1e9;
     IntervalPoint p = MakePoint(static_cast<double>(point_end - start) / 1e9, len_s, interval_acc,
-                                opts_.series_histograms);
+                                opts_.series_histograms, opts_.loading);
     if (opts_.on_interval) {
       opts_.on_interval(start_unix_s + static_cast<double>(point_start - start) / 1e9,
                         start_unix_s + static_cast<double>(point_end - start) / 1e9, interval_acc);

@@ -1,5 +1,6 @@
 #include "workload/core_workload.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +9,12 @@
 #include "core/error.h"
 
 namespace storebench {
+
+namespace {
+// batch.size's upper bound: the batches in flight (threads x batch.size)
+// must stay well inside AcknowledgedCounter's window of 2^20 keys.
+constexpr std::int64_t kMaxBatchSize = 10000;
+}  // namespace
 
 CoreWorkloadOptions CoreWorkloadOptions::FromProperties(const Properties& p) {
   CoreWorkloadOptions o;
@@ -40,12 +47,14 @@ CoreWorkloadOptions CoreWorkloadOptions::FromProperties(const Properties& p) {
   o.insertproportion = p.GetDouble("insertproportion", o.insertproportion, 0);
   o.scanproportion = p.GetDouble("scanproportion", o.scanproportion, 0);
   o.readmodifywriteproportion = p.GetDouble("readmodifywriteproportion", o.readmodifywriteproportion, 0);
+  o.batchinsertproportion = p.GetDouble("batchinsertproportion", o.batchinsertproportion, 0);
+  o.batch_size = p.GetInt("batch.size", o.batch_size, 1, kMaxBatchSize);
   const double sum = o.readproportion + o.updateproportion + o.insertproportion + o.scanproportion +
-                     o.readmodifywriteproportion;
+                     o.readmodifywriteproportion + o.batchinsertproportion;
   if (!(sum > 0)) {
     throw ConfigError(
         "the operation proportions (readproportion, updateproportion, insertproportion, scanproportion, "
-        "readmodifywriteproportion) sum to 0: at least one must be positive");
+        "readmodifywriteproportion, batchinsertproportion) sum to 0: at least one must be positive");
   }
   o.requestdistribution = p.GetChoice("requestdistribution", o.requestdistribution,
                                       {"uniform", "zipfian", "latest", "hotspot", "sequential", "exponential"});
@@ -128,6 +137,7 @@ CoreWorkload::CoreWorkload(const CoreWorkloadOptions& opts)
 CoreWorkload::~CoreWorkload() = default;
 
 std::vector<OpType> CoreWorkload::OpTypes(bool loading) const {
+  if (loading && opts_.batch_size > 1) return {OpType::kBatchInsert, OpType::kBatchInsertPerRecord};
   if (loading) return {OpType::kInsert};
   std::vector<OpType> out;
   if (opts_.insertproportion > 0) out.push_back(OpType::kInsert);
@@ -135,6 +145,10 @@ std::vector<OpType> CoreWorkload::OpTypes(bool loading) const {
   if (opts_.updateproportion > 0 || opts_.readmodifywriteproportion > 0) out.push_back(OpType::kUpdate);
   if (opts_.scanproportion > 0) out.push_back(OpType::kScan);
   if (opts_.readmodifywriteproportion > 0) out.push_back(OpType::kReadModifyWrite);
+  if (opts_.batchinsertproportion > 0) {
+    out.push_back(OpType::kBatchInsert);
+    out.push_back(OpType::kBatchInsertPerRecord);
+  }
   return out;
 }
 
@@ -153,8 +167,10 @@ CoreWorkloadThread::CoreWorkloadThread(CoreWorkload& w, int thread_id)
   if (d == "uniform") {
     key_chooser_ = std::make_unique<UniformGenerator>(lo, hi);
   } else if (d == "zipfian") {
+    // A batch insert adds batch.size keys.
+    const double new_keys_per_op = o_.insertproportion + o_.batchinsertproportion * static_cast<double>(o_.batch_size);
     const auto expected_new_keys =
-        static_cast<std::int64_t>(static_cast<double>(o_.operationcount) * o_.insertproportion * 2.0);
+        static_cast<std::int64_t>(static_cast<double>(o_.operationcount) * new_keys_per_op * 2.0);
     key_chooser_ = std::make_unique<ScrambledZipfianGenerator>(o_.insertstart,
                                                                o_.insertstart + o_.insertcount + expected_new_keys,
                                                                o_.zipfian_constant);
@@ -189,6 +205,7 @@ CoreWorkloadThread::CoreWorkloadThread(CoreWorkload& w, int thread_id)
   op_chooser_.Add(static_cast<int>(OpType::kInsert), o_.insertproportion);
   op_chooser_.Add(static_cast<int>(OpType::kScan), o_.scanproportion);
   op_chooser_.Add(static_cast<int>(OpType::kReadModifyWrite), o_.readmodifywriteproportion);
+  op_chooser_.Add(static_cast<int>(OpType::kBatchInsert), o_.batchinsertproportion);
 
   values_.resize(static_cast<std::size_t>(o_.fieldcount));
   if (o_.dataintegrity) value_store_.resize(static_cast<std::size_t>(o_.fieldcount));
@@ -279,7 +296,28 @@ bool CoreWorkloadThread::Verify(std::string_view key, const RecordSet& rec) {
   return true;
 }
 
-void CoreWorkloadThread::DoInsert(MeasuredSession& db) {
+void CoreWorkloadThread::BuildBatch(std::int64_t first, std::int64_t n, bool run_keys) {
+  batch_.Clear();
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::string_view key = run_keys ? RunKeyFor(first + i) : KeyFor(first + i);
+    BuildValues(key, true);
+    batch_.Add(key, Values());
+  }
+}
+
+std::uint64_t CoreWorkloadThread::DoInsert(MeasuredSession& db, std::uint64_t max_records) {
+  if (o_.batch_size > 1) {
+    const auto n = static_cast<std::int64_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(o_.batch_size), max_records));
+    if (n <= 0) return 0;
+    BuildBatch(w_.load_sequence_.NextN(n), n, false);
+    for (std::int64_t attempt = 0;; ++attempt) {
+      Status st = db.BatchInsert(o_.table, batch_);
+      if (st.ok() || attempt >= o_.insertion_retry_limit) break;
+      const double s = o_.insertion_retry_interval_s * (0.8 + 0.4 * rng_.NextDouble());
+      std::this_thread::sleep_for(std::chrono::duration<double>(s));
+    }
+    return static_cast<std::uint64_t>(n);
+  }
   const std::int64_t keynum = w_.load_sequence_.Next();
   std::string_view key = KeyFor(keynum);
   BuildValues(key, true);
@@ -290,6 +328,7 @@ void CoreWorkloadThread::DoInsert(MeasuredSession& db) {
     const double s = o_.insertion_retry_interval_s * (0.8 + 0.4 * rng_.NextDouble());
     std::this_thread::sleep_for(std::chrono::duration<double>(s));
   }
+  return 1;
 }
 
 void CoreWorkloadThread::DoTransaction(MeasuredSession& db) {
@@ -331,6 +370,15 @@ void CoreWorkloadThread::DoTransaction(MeasuredSession& db) {
       Status st2 = db.Update(o_.table, key, Values());
       const std::int64_t end = db.Now();
       db.Record(OpType::kReadModifyWrite, st.ok() ? st2 : st, start, end);
+      break;
+    }
+    case OpType::kBatchInsert: {
+      // Fresh, contiguous keys from the insert sequence, acknowledged (as
+      // inserts are, whatever the outcome) once the batch has returned.
+      const std::int64_t first = w_.insert_sequence_.NextN(o_.batch_size);
+      BuildBatch(first, o_.batch_size, true);
+      db.BatchInsert(o_.table, batch_);
+      for (std::int64_t k = first; k < first + o_.batch_size; ++k) w_.insert_sequence_.Acknowledge(k);
       break;
     }
     default:

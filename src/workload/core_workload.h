@@ -38,6 +38,11 @@ struct CoreWorkloadOptions {
   double insertproportion = 0;
   double scanproportion = 0;
   double readmodifywriteproportion = 0;
+  // Batch puts (not in YCSB): the share of BATCH-INSERT operations, each
+  // writing batch_size new records, and the batch size of `load` too
+  // (1 = load record by record, as YCSB).
+  double batchinsertproportion = 0;
+  std::int64_t batch_size = 1;  // batch.size
   std::string requestdistribution = "uniform";  // uniform|zipfian|latest|hotspot|sequential|exponential
   double zipfian_constant = 0.99;
   std::int64_t minscanlength = 1;
@@ -102,8 +107,10 @@ class CoreWorkload {
 class CoreWorkloadThread : private RecordVerifier {
  public:
   CoreWorkloadThread(CoreWorkload& w, int thread_id);
-  // Load phase: inserts the next record of the shared load sequence.
-  void DoInsert(MeasuredSession& db);
+  // Load phase: inserts the next record of the shared load sequence, or
+  // with batch.size > 1 the next min(batch.size, max_records) records in
+  // one BATCH-INSERT. Returns the number of records written (or tried).
+  std::uint64_t DoInsert(MeasuredSession& db, std::uint64_t max_records = UINT64_MAX);
   // Run phase: one operation chosen by the proportions.
   void DoTransaction(MeasuredSession& db);
 
@@ -121,6 +128,8 @@ class CoreWorkloadThread : private RecordVerifier {
   // KeyFor in the run phase: applies run_insert_start (see the options).
   std::string_view RunKeyFor(std::int64_t keynum);
   void ChooseReadFields();
+  // Fills batch_ with n records, keys key(first) .. key(first + n - 1).
+  void BuildBatch(std::int64_t first, std::int64_t n, bool run_keys);
 
   CoreWorkload& w_;
   const CoreWorkloadOptions& o_;
@@ -141,6 +150,7 @@ class CoreWorkloadThread : private RecordVerifier {
   FieldSelector read_fields_;
   RecordSet result_;
   std::string expected_;  // scratch for Verify
+  RecordBatch batch_;     // reused by every batch insert
 };
 
 }  // namespace storebench

@@ -12,6 +12,8 @@
 //    never ERROR.
 //  - Scan returns up to `count` records in key order from start_key
 //    inclusive, fewer at the end of the key space.
+//  - BatchInsert writes every record of the batch as Insert does (exactly
+//    its fields, overwriting); an empty batch is OK and writes nothing.
 //  - Sessions of one store may be used concurrently by their own threads.
 //  - A persistent binding keeps its data across Close and reopen, and
 //    reports a positive DiskUsageBytes once it holds data.
@@ -457,6 +459,50 @@ TEST_P(ConformanceTest, DocumentedPropertiesAreReadAndTheirDefaultsParse) {
   session_ = store_->NewSession(0);
   ASSERT_EQ(Insert("k", MakeRecord("k")), Status::Ok());
   ExpectRecord("k", MakeRecord("k"));
+}
+
+// Batch insert (Session::BatchInsert): every record of the batch written
+// with exactly its fields, an existing record overwritten, natively or by
+// the default loop.
+TEST_P(ConformanceTest, BatchInsertWritesEveryRecordExactlyAndOverwrites) {
+  Owned old = MakeRecord("batch07", 0);
+  old.emplace_back("extra", "only in the old record");
+  ASSERT_EQ(Insert("batch07", old), Status::Ok());
+  ASSERT_EQ(Insert("other", MakeRecord("other")), Status::Ok());
+
+  std::map<std::string, Owned> want;
+  RecordBatch batch;
+  for (int i = 0; i < 25; ++i) {
+    const std::string key = "batch" + std::string(i < 10 ? "0" : "") + std::to_string(i);
+    Owned rec = MakeRecord(key, 1);
+    if (i == 7) rec.resize(3);  // the overwritten record: exactly these fields afterwards
+    const auto views = Views(rec);
+    batch.Add(key, views);
+    want[key] = rec;
+  }
+  ASSERT_EQ(batch.size(), 25u);
+  ASSERT_EQ(session_->BatchInsert(table_, batch), Status::Ok());
+  for (const auto& [key, rec] : want) ExpectRecord(key, rec);
+  ExpectRecord("other", MakeRecord("other"));  // untouched
+
+  // The same batch object again, cleared and refilled (buffers reused).
+  batch.Clear();
+  const Owned again = MakeRecord("batch03", 2);
+  const auto views = Views(again);
+  batch.Add("batch03", views);
+  ASSERT_EQ(session_->BatchInsert(table_, batch), Status::Ok());
+  ExpectRecord("batch03", again);
+  ExpectRecord("batch04", want["batch04"]);
+}
+
+TEST_P(ConformanceTest, EmptyBatchInsertIsOkAndWritesNothing) {
+  RecordBatch batch;
+  EXPECT_EQ(session_->BatchInsert(table_, batch), Status::Ok());
+  EXPECT_EQ(Read("batch00"), Status::NotFound());
+  // On a table that exists too.
+  ASSERT_EQ(Insert("user1", MakeRecord("user1")), Status::Ok());
+  EXPECT_EQ(session_->BatchInsert(table_, batch), Status::Ok());
+  ExpectRecord("user1", MakeRecord("user1"));
 }
 
 }  // namespace

@@ -351,5 +351,34 @@ TEST_F(LmdbTest, CloseIsIdempotentAndTheDataSurvives) {
   EXPECT_EQ(Get(again.get(), "k"), Status::Ok());
 }
 
+// BatchInsert is one write transaction: lmdb.last_txnid moves by one for
+// 100 records (by 100 for 100 Inserts).
+TEST_F(LmdbTest, BatchInsertIsOneWriteTransaction) {
+  auto store = Open(Props());
+  EXPECT_TRUE(store->capabilities().native_batch_insert);
+  auto session = store->NewSession(0);
+  ASSERT_EQ(Put(session.get(), "first", "x"), Status::Ok());  // the table exists from here on
+  auto txnid = [&] {
+    for (const auto& [k, v] : store->Stats()) {
+      if (k == "lmdb.last_txnid") return std::stoll(v);
+    }
+    return -1LL;
+  };
+  const long long before = txnid();
+  RecordBatch batch;
+  for (int i = 0; i < 100; ++i) {
+    const std::string v = "v" + std::to_string(i);
+    Field f{"field0", v};
+    batch.Add("k" + std::to_string(i), std::span<const Field>(&f, 1));
+  }
+  ASSERT_EQ(session->BatchInsert("usertable", batch), Status::Ok());
+  EXPECT_EQ(txnid(), before + 1);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(Put(session.get(), "s" + std::to_string(i), "x"), Status::Ok());
+  EXPECT_EQ(txnid(), before + 101);
+  std::string v;
+  ASSERT_EQ(Get(session.get(), "k42", &v), Status::Ok());
+  EXPECT_EQ(v, "v42");
+}
+
 }  // namespace
 }  // namespace storebench

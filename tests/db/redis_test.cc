@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -767,6 +768,54 @@ TEST(RedisClusterTest, NotAClusterNodeIsSetupError) {
     FAIL() << "cluster mode accepted a standalone server";
   } catch (const SetupError& e) {
     EXPECT_NE(std::string(e.what()).find("CLUSTER"), std::string::npos) << e.what();
+  }
+}
+
+// BatchInsert on a standalone server: with redis.layout=string one MSET
+// (INFO commandstats counts exactly one call), with the hash layout one
+// pipelined write of the insert script per record (the index gets every
+// key, so scans see them), and a SCRIPT FLUSH before it (NOSCRIPT) makes it
+// reload the scripts and send the batch again.
+TEST(RedisTest, BatchInsertIsOneMsetOrOnePipelinedWriteOfScripts) {
+  Settings settings;
+  STOREBENCH_NEED_SERVER("redis", settings);
+  const std::string port = Get(settings, "redis.port");
+  auto mset_calls = [&] {
+    const std::string info = Shell("redis-cli -p " + port + " INFO commandstats");
+    const auto at = info.find("cmdstat_mset:calls=");
+    return at == std::string::npos ? 0LL : std::atoll(info.c_str() + at + std::strlen("cmdstat_mset:calls="));
+  };
+  for (const std::string layout : {"string", "hash"}) {
+    Properties p = PropsOf(settings);
+    p.Set("redis.layout", layout);
+    auto store = Open(p);
+    EXPECT_TRUE(store->capabilities().native_batch_insert);
+    auto s = store->NewSession(0);
+    const std::string table = test_util::UniqueTable("rbatch");
+    RecordBatch batch;
+    for (int i = 0; i < 50; ++i) {
+      const std::string k = "user" + std::to_string(100 + i);
+      const Owned rec = Record(k, 3);
+      batch.Add(k, Views(rec));
+    }
+    if (layout == "hash") {
+      EXPECT_EQ(Shell("redis-cli -p " + port + " SCRIPT FLUSH"), "OK\n");
+    }
+    const long long before = mset_calls();
+    ASSERT_EQ(s->BatchInsert(table, batch), Status::Ok()) << layout;
+    EXPECT_EQ(mset_calls() - before, layout == "string" ? 1 : 0) << layout;
+    RecordSet rs;
+    for (int i = 0; i < 50; ++i) {
+      const std::string k = "user" + std::to_string(100 + i);
+      ASSERT_EQ(s->Read(table, k, FieldSelector{}, &rs), Status::Ok()) << layout << " " << k;
+      EXPECT_EQ(FieldsOf(rs, 0), Record(k, 3)) << layout << " " << k;
+    }
+    if (layout == "hash") {
+      EXPECT_EQ(Shell("redis-cli -p " + port + " ZCARD " + table + ":_index"), "50\n");
+      ASSERT_EQ(s->Scan(table, "user120", 3, FieldSelector{}, &rs), Status::Ok());
+      ASSERT_EQ(rs.record_count(), 3u);
+      EXPECT_EQ(rs.key(2), "user122");
+    }
   }
 }
 

@@ -334,5 +334,29 @@ TEST_F(RocksDbTest, CloseIsIdempotentAndFlushes) {
   EXPECT_TRUE(has_sst) << "Close flushed the memtable";
 }
 
+// BatchInsert is one WriteBatch: one write (rocksdb.write.self) for the
+// 100 keys, where the loop of Inserts would be 100 writes.
+TEST_F(RocksDbTest, BatchInsertIsOneNativeWrite) {
+  Properties p = Props();
+  p.Set("rocksdb.statistics", "true");
+  auto store = Open(p);
+  EXPECT_TRUE(store->capabilities().native_batch_insert);
+  auto session = store->NewSession(0);
+  RecordBatch batch;
+  for (int i = 0; i < 100; ++i) {
+    const std::string v = "v" + std::to_string(i);
+    Field f{"field0", v};
+    batch.Add("k" + std::to_string(i), std::span<const Field>(&f, 1));
+  }
+  ASSERT_EQ(session->BatchInsert("usertable", batch), Status::Ok());
+  auto stats = store->Stats();
+  std::map<std::string, std::string> m(stats.begin(), stats.end());
+  EXPECT_EQ(m["rocksdb.stat.rocksdb.number.keys.written"], "100");
+  EXPECT_EQ(m["rocksdb.stat.rocksdb.write.self"], "1");
+  std::string v;
+  ASSERT_EQ(Get(session.get(), "k42", &v), Status::Ok());
+  EXPECT_EQ(v, "v42");
+}
+
 }  // namespace
 }  // namespace storebench

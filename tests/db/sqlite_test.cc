@@ -334,5 +334,35 @@ TEST_F(SqliteTest, CloseIsIdempotentAndRemovesTheWal) {
   EXPECT_EQ(raw.Query("SELECT count(*) FROM usertable"), "1");
 }
 
+// BatchInsert is one transaction: the WAL grows by a few frames (the
+// pages the 100 rows touch, committed once), where 100 autocommit Inserts
+// append at least one frame each.
+TEST_F(SqliteTest, BatchInsertIsOneTransaction) {
+  auto store = Open(Props());
+  EXPECT_TRUE(store->capabilities().native_batch_insert);
+  auto session = store->NewSession(0);
+  ASSERT_EQ(Put(session.get(), "first", "x"), Status::Ok());  // table and column exist
+  const std::string wal = DbPath() + "-wal";
+  auto frames = [&] { return static_cast<long long>(fs::file_size(wal)); };
+  const long long before = frames();
+  RecordBatch batch;
+  for (int i = 0; i < 100; ++i) {
+    const std::string v = "v" + std::to_string(i);
+    Field f{"field0", v};
+    batch.Add("k" + std::to_string(100 + i), std::span<const Field>(&f, 1));
+  }
+  ASSERT_EQ(session->BatchInsert("usertable", batch), Status::Ok());
+  const long long page = std::stoll(Raw(DbPath()).Query("PRAGMA page_size"));
+  const long long batch_frames = (frames() - before) / (page + 24);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(Put(session.get(), "s" + std::to_string(100 + i), "x"), Status::Ok());
+  const long long loop_frames = (frames() - before) / (page + 24) - batch_frames;
+  EXPECT_LE(batch_frames, 3);
+  EXPECT_GE(loop_frames, 100);
+  EXPECT_EQ(Raw(DbPath()).Query("SELECT count(*) FROM usertable"), "201");
+  std::string v;
+  ASSERT_EQ(Get(session.get(), "k142", &v), Status::Ok());
+  EXPECT_EQ(v, "v42");
+}
+
 }  // namespace
 }  // namespace storebench

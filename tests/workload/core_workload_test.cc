@@ -198,5 +198,96 @@ TEST(CoreWorkloadTest, DataIntegrityPassesOnGoodDataAndCatchesACorruptRecord) {
   ASSERT_NE(FindOp(bad, "READ-FAILED"), nullptr);
 }
 
+TEST(CoreWorkloadOptionsTest, BatchPropertiesDefaultAndBounds) {
+  auto o = CoreWorkloadOptions::FromProperties(Props({{"recordcount", "10"}}));
+  EXPECT_EQ(o.batch_size, 1);
+  EXPECT_DOUBLE_EQ(o.batchinsertproportion, 0);
+  auto only_batches = CoreWorkloadOptions::FromProperties(
+      Props({{"readproportion", "0"}, {"updateproportion", "0"}, {"batchinsertproportion", "1"}}));
+  EXPECT_DOUBLE_EQ(only_batches.batchinsertproportion, 1);
+  for (const char* bad : {"0", "-3", "10001", "ten"}) {
+    try {
+      CoreWorkloadOptions::FromProperties(Props({{"batch.size", bad}}));
+      ADD_FAILURE() << "no error for batch.size=" << bad;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("batch.size"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Reads every key number in [0, n) and checks that exactly those exist, with
+// the dataintegrity values of the workload.
+void ExpectExactlyRecords(Store& store, const CoreWorkload& w, std::int64_t n) {
+  auto s = store.NewSession(0);
+  RecordSet rs;
+  std::string want;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::string key = w.BuildKey(k);
+    ASSERT_EQ(s->Read("usertable", key, FieldSelector{}, &rs), Status::Ok()) << k;
+    ASSERT_EQ(rs.field_count(0), 10u) << k;
+    for (std::size_t f = 0; f < 10; ++f) {
+      CoreWorkloadThread::DeterministicValue(key, rs.field(0, f).name, 100, &want);
+      ASSERT_EQ(rs.field(0, f).value, want) << k;
+    }
+  }
+  for (std::int64_t k = n; k < n + 50; ++k) {
+    ASSERT_EQ(s->Read("usertable", w.BuildKey(k), FieldSelector{}, &rs), Status::NotFound()) << k;
+  }
+}
+
+TEST(CoreWorkloadTest, LoadInBatchesWritesExactlyRecordcountRecords) {
+  // 1003 records over 3 threads (335 + 334 + 334) in batches of 100: 4
+  // batches per thread, the last one partial.
+  Properties p = Props({{"recordcount", "1003"}, {"batch.size", "100"}, {"dataintegrity", "true"}, {"seed", "21"}});
+  CoreWorkload w(CoreWorkloadOptions::FromProperties(p));
+  EXPECT_EQ(w.OpTypes(true), (std::vector<OpType>{OpType::kBatchInsert, OpType::kBatchInsertPerRecord}));
+  Properties none;
+  auto store = FindBinding("memory").open(none, OpenContext{});
+  PhaseResult r = RunPhase(*store, w, true, 1003, 3);
+  EXPECT_EQ(r.operations, 1003u) << "load counts records";
+  EXPECT_EQ(FindOp(r, "INSERT"), nullptr);
+  ASSERT_NE(FindOp(r, "BATCH-INSERT"), nullptr);
+  ASSERT_NE(FindOp(r, "BATCH-INSERT-PER-RECORD"), nullptr);
+  EXPECT_EQ(FindOp(r, "BATCH-INSERT")->return_codes[Status::kOk], 12u);
+  EXPECT_EQ(FindOp(r, "BATCH-INSERT")->service.count(), 12u);
+  EXPECT_EQ(FindOp(r, "BATCH-INSERT-PER-RECORD")->return_codes[Status::kOk], 1003u);
+  EXPECT_EQ(FindOp(r, "BATCH-INSERT-PER-RECORD")->service.count(), 1003u);
+  std::uint64_t series = 0;
+  for (const auto& pt : r.series) series += pt.operations;
+  EXPECT_EQ(series, 1003u) << "the series counts records in load too";
+  ExpectExactlyRecords(*store, w, 1003);
+}
+
+TEST(CoreWorkloadTest, BatchInsertProportionWritesFreshContiguousKeysReadableAtOnce) {
+  Properties p = Props({{"recordcount", "100"}, {"operationcount", "4000"}, {"readproportion", "0.5"},
+                        {"updateproportion", "0"}, {"batchinsertproportion", "0.5"}, {"batch.size", "10"},
+                        {"requestdistribution", "latest"}, {"dataintegrity", "true"}, {"seed", "23"}});
+  CoreWorkload w(CoreWorkloadOptions::FromProperties(p));
+  Properties none;
+  auto store = FindBinding("memory").open(none, OpenContext{});
+  RunPhase(*store, w, true, 100, 1);
+  PhaseResult r = RunPhase(*store, w, false, 4000, 3);
+  EXPECT_EQ(r.operations, 4000u) << "run counts a batch as one operation";
+  const OpResult* b = FindOp(r, "BATCH-INSERT");
+  const OpResult* per = FindOp(r, "BATCH-INSERT-PER-RECORD");
+  ASSERT_NE(b, nullptr);
+  ASSERT_NE(per, nullptr);
+  const std::uint64_t batches = b->return_codes[Status::kOk];
+  EXPECT_NEAR(static_cast<double>(batches) / 4000.0, 0.5, 0.03);
+  EXPECT_EQ(FindOp(r, "READ")->return_codes[Status::kOk] + batches, 4000u);
+  EXPECT_EQ(per->return_codes[Status::kOk], 10 * batches);
+  // Per record: each batch's latency split over its 10 records (rounded down).
+  EXPECT_LE(per->service.sum(), b->service.sum());
+  EXPECT_GE(per->service.sum() + 10 * batches, b->service.sum());
+  // Reads choose among acknowledged keys only, batch-inserted ones included.
+  EXPECT_EQ(FindOp(r, "READ")->return_codes[Status::kNotFound], 0u);
+  EXPECT_EQ(r.integrity_failures, 0u);
+  std::uint64_t series = 0;
+  for (const auto& pt : r.series) series += pt.operations;
+  EXPECT_EQ(series, 4000u);
+  // Fresh keys, none skipped or written twice: exactly 100 + 10 x batches records.
+  ExpectExactlyRecords(*store, w, 100 + 10 * static_cast<std::int64_t>(batches));
+}
+
 }  // namespace
 }  // namespace storebench
