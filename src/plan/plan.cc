@@ -240,7 +240,12 @@ Plan ParsePlanText(std::string_view text, const std::string& file) {
         props.Set(k, v, line > 0 ? file + ":" + std::to_string(line) : "plan " + file);
         overrides.emplace_back(k, v);
       };
-      for (const auto& [k, v] : common) set(k, v.text, v.line);
+      // A common property of a binding applies to that binding's runs only.
+      for (const auto& [k, v] : common) {
+        bool other = false;
+        for (const BindingInfo* b : AllBindings()) other = other || (b != info && k.rfind(b->name + ".", 0) == 0);
+        if (!other) set(k, v.text, v.line);
+      }
       if (warmup_s > 0) set("warmup.seconds", FormatDouble(warmup_s), Line(*doc.get("warmup_s")));
       if (duration_s > 0) {
         set("maxexecutiontime", FormatDouble(duration_s), Line(*doc.get("duration_s")));
@@ -251,11 +256,13 @@ Plan ParsePlanText(std::string_view text, const std::string& file) {
       }
       PropertyList axes;
       std::string suffix;
-      for (const auto& [k, v] : combo) {
+      for (std::size_t i = 0; i < combo.size(); ++i) {
+        const auto& [k, v] = combo[i];
         axes.emplace_back(k, v->text);
         if (k == "binding" || k == "workload" || k == "label") continue;
         set(k, v->text, v->line);
-        if (k != "threadcount") suffix += "-" + k + "=" + v->text;
+        // A key with a list of values is an axis: the label says which value.
+        if (k != "threadcount" && g.axes[i].second.size() > 1) suffix += "-" + k + "=" + v->text;
       }
       const std::string threads = props.Get("threadcount").value_or("1");
       const std::string base_label =
@@ -324,11 +331,19 @@ Plan ParsePlanText(std::string_view text, const std::string& file) {
       }
     }
   }
-  // Runs of one load group run together, groups in order of first appearance.
-  std::stable_sort(plan.runs.begin(), plan.runs.end(), [](const PlannedRun& a, const PlannedRun& b) {
-    const int ga = a.load_group < 0 ? 1 << 30 : a.load_group, gb = b.load_group < 0 ? 1 << 30 : b.load_group;
-    return ga < gb;
-  });
+  // Runs of one load group run together, at the place of the group's first run.
+  std::vector<std::size_t> rank(plan.runs.size());
+  std::map<int, std::size_t> first;
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const int g = plan.runs[i].load_group;
+    rank[i] = g < 0 ? i : first.emplace(g, i).first->second;
+  }
+  std::vector<std::size_t> order(plan.runs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+  std::vector<PlannedRun> sorted;
+  for (std::size_t i : order) sorted.push_back(std::move(plan.runs[i]));
+  plan.runs = std::move(sorted);
   return plan;
 }
 
@@ -608,6 +623,7 @@ int RunPlanCommand(const std::vector<std::string>& inputs, bool resume, std::ost
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
   WriteIndex(plan, loads, runs);
+  fs::remove(dir / "stores", ec);  // only when empty
   out << "plan " << plan.file << ": " << std::count_if(runs.begin(), runs.end(), [](const StepStatus& s) { return s.status == "ok"; })
       << " ok, " << failed << " failed, "
       << std::count_if(runs.begin(), runs.end(), [](const StepStatus& s) { return s.status == "interrupted"; })

@@ -21,14 +21,18 @@
 //   threads = [1, 2]
 //
 // Label of a run: BINDING-WORKLOAD-THREADS, then "-KEY=VALUE" for every
-// other key of its grid, then "-repN" when repetitions > 1 (what `compare`
-// strips to make rows). Run ids are the labels made file-safe.
+// other key given a list of values in its grid, then "-repN" when
+// repetitions > 1 (what `compare` strips to make rows); or the grid's own
+// `label` (a [[runs]] entry of one run). Run ids are the labels made
+// file-safe; two runs with one label are an error. A common property
+// BINDING.x applies to that binding's runs only.
 //
 // Load once: runs of a binding that keeps data (a directory, or a server)
 // are grouped by binding and load-relevant properties (recordcount,
 // field sizes, insert order, the binding's own properties); each group is
 // loaded once (a `load` step into its own store directory under the results
-// directory) and its runs then `run` on that store, in plan order. The
+// directory) and its runs then `run` on that store, one after another (the
+// group takes the place of its first run in the plan's order). The
 // store directory is removed when its group is done. In-process stores
 // (memory) load inside each run, unmeasured.
 //

@@ -74,6 +74,8 @@ std::string CompareRowKey(const std::string& label, const std::string& by, const
   }
   if (by == "threads") {
     if (!RemoveKeyToken(key, "threadcount")) RemoveToken(key, "-" + value);
+  } else if (by == "workload") {
+    if (!RemoveKeyToken(key, by)) RemoveToken(key, "-" + value);
   } else {
     RemoveKeyToken(key, by);
   }

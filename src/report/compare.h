@@ -5,7 +5,8 @@
 //
 // Row key of a run: its label with the axis part removed: for threads the
 // "-N" token equal to the run's thread count (the default label
-// BINDING-WORKLOAD-THREADS ends with it), for another axis the "-KEY=VALUE"
+// BINDING-WORKLOAD-THREADS ends with it), for workload the "-NAME" token of
+// the workload file's name, for another axis the "-KEY=VALUE"
 // token a plan adds for it; a trailing "-repN" (plan repetitions) is removed
 // too, and repetitions in one cell are averaged. A label without such a
 // token is its own row key.

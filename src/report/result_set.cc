@@ -99,14 +99,17 @@ std::optional<std::string> LoadedRun::AxisValue(const std::string& by) const {
   if (by == "threads" && ph) return std::to_string(ph->threads);
   if (by == "target" && ph) return FormatDouble(ph->target_ops_per_s);
   const std::string key = by == "threads" ? "threadcount" : by;
+  // The plan's grid values first: "workload" there is the file, not the property.
+  for (const auto& [k, v] : axes) {
+    if (k == key) return key == "workload" ? fs::path(v).filename().string() : v;
+  }
   if (report) {
     for (const auto& [k, v] : report->properties) {
       if (k == key) return v;
     }
   }
-  for (const auto& [k, v] : axes) {
-    if (k == key) return v;
-  }
+  // Not given anywhere (a run without a result): the defaults.
+  if (by == "threads") return std::string("1");
   if (by == "target") return std::string("0");
   return std::nullopt;
 }

@@ -28,8 +28,9 @@ struct LoadedRun {
 
   // The phase a report shows: "run" when there is one, else the last; null without a result.
   const PhaseResult* MainPhase() const;
-  // Axis value for `by`: threads (phase threads), target (phase target, ops/s) or any
-  // property (result properties, else the plan's axes); nullopt when unknown.
+  // Axis value for `by`: threads (phase threads), target (phase target, ops/s), or
+  // the plan's grid value (workload: the file's name), else the result's property
+  // of that name; nullopt when unknown.
   std::optional<std::string> AxisValue(const std::string& by) const;
 };
 
