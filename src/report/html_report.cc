@@ -119,6 +119,7 @@ ChartSpec SweepChart(const Context& ctx, const std::string& by, bool p99, const 
   c.title = title;
   c.x_label = x_label;
   c.y_label = p99 ? "p99 (us)" : "ops/s";
+  c.y_log = p99;
   std::vector<std::string> rows;
   std::map<std::string, std::map<double, std::pair<double, int>>> points;
   std::map<std::string, bool> marked;
@@ -173,7 +174,7 @@ std::string HtmlReport(const std::vector<LoadedRun>& runs) {
   }
   std::vector<ChartSpec> charts;
   {
-    ChartSpec c{"throughput-over-time", "Throughput over time", "time (s)", "ops/s", XAxis::kLinear, {}};
+    ChartSpec c{"throughput-over-time", "Throughput over time", "time (s)", "ops/s", XAxis::kLinear, {}, false};
     for (const LoadedRun* r : ctx.with_result) {
       ChartSeries s = SeriesOf(*r);
       for (const auto& pt : r->MainPhase()->series) s.points.emplace_back(pt.t_s, pt.ops_per_s);
@@ -182,7 +183,7 @@ std::string HtmlReport(const std::vector<LoadedRun>& runs) {
     charts.push_back(std::move(c));
   }
   for (const std::string& op : ctx.op_names) {
-    ChartSpec c{ChartId("p99-over-time-", op), "p99 latency over time: " + op, "time (s)", "p99 (us)", XAxis::kLinear, {}};
+    ChartSpec c{ChartId("p99-over-time-", op), "p99 latency over time: " + op, "time (s)", "p99 (us)", XAxis::kLinear, {}, true};
     for (const LoadedRun* r : ctx.with_result) {
       ChartSeries s = SeriesOf(*r);
       for (const auto& pt : r->MainPhase()->series) {
@@ -195,7 +196,7 @@ std::string HtmlReport(const std::vector<LoadedRun>& runs) {
     charts.push_back(std::move(c));
   }
   for (const std::string& op : ctx.op_names) {
-    ChartSpec c{ChartId("percentiles-", op), "Latency by percentile: " + op, "percentile", "latency (us)", XAxis::kPercentile, {}};
+    ChartSpec c{ChartId("percentiles-", op), "Latency by percentile: " + op, "percentile", "latency (us)", XAxis::kPercentile, {}, true};
     for (const LoadedRun* r : ctx.with_result) {
       const PhaseResult& ph = *r->MainPhase();
       for (const OpResult& o : ph.ops) {

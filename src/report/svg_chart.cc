@@ -90,6 +90,7 @@ std::vector<double> NiceTicks(double lo, double hi, int n) {
 
 std::string SvgChart(const ChartSpec& c) {
   double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin, ymax = 0;
+  double ymin_pos = std::numeric_limits<double>::infinity();
   for (const auto& s : c.series) {
     for (const auto& [x, y] : s.points) {
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
@@ -97,6 +98,7 @@ std::string SvgChart(const ChartSpec& c) {
       xmin = std::min(xmin, tx);
       xmax = std::max(xmax, tx);
       ymax = std::max(ymax, y);
+      if (y > 0) ymin_pos = std::min(ymin_pos, y);
     }
   }
   if (!std::isfinite(xmin)) xmin = 0, xmax = 1;
@@ -111,12 +113,23 @@ std::string SvgChart(const ChartSpec& c) {
     xmin = xt.front();
     xmax = xt.back();
   }
-  const std::vector<double> yt = NiceTicks(0, ymax > 0 ? ymax : 1, 5);
-  const double ymaxr = yt.back();
+  std::vector<double> yt;
+  double ylo = 0, yhi = 1;  // the y range, in drawn units (log10 of y on a log axis)
+  if (c.y_log) {
+    ylo = std::isfinite(ymin_pos) ? std::floor(std::log10(ymin_pos)) : 0;
+    yhi = std::max(ylo + 1, ymax > 0 ? std::ceil(std::log10(ymax) - 1e-9) : ylo + 1);
+    for (double k = ylo; k <= yhi; ++k) yt.push_back(std::pow(10.0, k));
+  } else {
+    yt = NiceTicks(0, ymax > 0 ? ymax : 1, 5);
+    yhi = yt.back();
+  }
   const double pw = kWidth - kLeft - kRight, ph = kHeight - kTop - kBottom;
   auto px = [&](double x) { return kLeft + (Transform(x, c.x_axis) - xmin) / (xmax - xmin) * pw; };
   auto pxt = [&](double t) { return kLeft + (t - xmin) / (xmax - xmin) * pw; };
-  auto py = [&](double y) { return kTop + ph - y / ymaxr * ph; };
+  auto py = [&](double y) {
+    const double v = c.y_log ? (y > 0 ? std::max(ylo, std::log10(y)) : ylo) : y;
+    return kTop + ph - (v - ylo) / (yhi - ylo) * ph;
+  };
 
   std::string o;
   o += "<figure class=\"chart\" id=\"" + HtmlEscape(c.id) + "\">\n<figcaption>" + HtmlEscape(c.title) + "</figcaption>\n";

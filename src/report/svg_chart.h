@@ -35,6 +35,9 @@ struct ChartSpec {
   std::string y_label;  // e.g. "ops/s"
   XAxis x_axis = XAxis::kLinear;
   std::vector<ChartSeries> series;
+  // y on a log10 scale (latencies that span orders of magnitude): decades as
+  // ticks; values <= 0 are drawn at the bottom.
+  bool y_log = false;
 };
 
 // A <figure> holding the chart's SVG (720 x 380 user units) and its legend.

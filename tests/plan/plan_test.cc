@@ -171,5 +171,24 @@ TEST(PlanTest, RunsEndToEndMarksFailuresAndResumes) {
   fs::remove_all(dir);
 }
 
+// Every result carries a label: BINDING-WORKLOAD-THREADS unless given.
+TEST(LabelTest, DefaultAndGivenLabelInJsonResult) {
+  const std::string dir = MakeTempDir();
+  test_util::ProcessOptions po;
+  po.cwd = dir;
+  const std::vector<std::string> common = {"bench", "memory", "-P", kWorkloads + "workloadb", "-threads", "2",
+                                           "-p", "recordcount=100", "-p", "operationcount=100"};
+  std::vector<std::string> args = common;
+  args.insert(args.end(), {"--json", "a.json"});
+  ASSERT_EQ(test_util::RunProcess(STOREBENCH_BINARY, args, po).code, 0);
+  EXPECT_NE(Slurp(dir + "/a.json").find("\n  \"binding\": \"memory\",\n  \"label\": \"memory-workloadb-2\",\n"),
+            std::string::npos);
+  args = common;
+  args.insert(args.end(), {"--json", "b.json", "-l", "mine"});
+  ASSERT_EQ(test_util::RunProcess(STOREBENCH_BINARY, args, po).code, 0);
+  EXPECT_NE(Slurp(dir + "/b.json").find("\n  \"label\": \"mine\",\n"), std::string::npos);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace storebench

@@ -28,7 +28,7 @@ std::size_t Count(const std::string& s, const std::string& what) {
 }
 
 TEST(SvgChartTest, ExactOutput) {
-  ChartSpec c{"t", "T <1>", "x", "y", XAxis::kLinear, {{"a&b", {{0, 0}, {10, 5}}, false, ""}}};
+  ChartSpec c{"t", "T <1>", "x", "y", XAxis::kLinear, {{"a&b", {{0, 0}, {10, 5}}, false, ""}}, false};
   EXPECT_EQ(SvgChart(c),
             "<figure class=\"chart\" id=\"t\">\n"
             "<figcaption>T &lt;1&gt;</figcaption>\n"
@@ -46,7 +46,7 @@ TEST(SvgChartTest, ExactOutput) {
 
 TEST(SvgChartTest, PercentileAxisAndMarkedSeries) {
   ChartSpec c{"p", "P", "percentile", "latency (us)", XAxis::kPercentile,
-              {{"r", {{0, 1}, {90, 2}, {99, 3}, {99.9, 4}}, true, "interrupted"}}};
+              {{"r", {{0, 1}, {90, 2}, {99, 3}, {99.9, 4}}, true, "interrupted"}}, false};
   const std::string svg = SvgChart(c);
   // 0%, 90%, 99%, 99.9% equally spaced: x = 70 + k * 618 / 3; y 1..4 of ticks 0..4.
   EXPECT_NE(svg.find("d=\"M70.0 253.0 L276.0 174.0 L482.0 95.0 L688.0 16.0\" stroke=\"#0072B2\" stroke-dasharray=\"6 4\""),
@@ -113,6 +113,15 @@ std::vector<LoadedRun> SweepRuns() {
 // and p99 vs threads (2 series each: "memory-workloada" and the <script> label).
 constexpr int kCharts = 7;
 constexpr int kSeries = 4 + 4 + 4 + 4 + 4 + 2 + 2;
+
+TEST(SvgChartTest, LogYAxisHasDecades) {
+  ChartSpec c{"l", "L", "x", "us", XAxis::kLinear, {{"r", {{0, 0.5}, {1, 20}, {2, 3000}}, false, ""}}, true};
+  const std::string svg = SvgChart(c);
+  // Decades 0.1 .. 10000 (6 ticks, 5 steps of 63.2 px): y = 332 - (log10(v) + 1) * 63.2.
+  EXPECT_NE(svg.find(">0.1</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">10k</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("d=\"M70.0 287.8 L379.0 186.6 L688.0 49.0\""), std::string::npos) << svg;
+}
 
 TEST(HtmlReportTest, ChartsSeriesTablesAndEscaping) {
   const std::string html = HtmlReport(SweepRuns());
