@@ -17,7 +17,9 @@ Usage:
   storebench merge PART.json... -o TOTAL.json
                                        merge the JSON results of client processes (--part) exactly
   storebench fs DIR [options]          bonnie++/dd-class file-system suite (storebench fs --help)
-  storebench plan FILE.toml [--resume] run a study: every run of the plan, one JSON each + index.json
+  storebench plan FILE.toml [--resume | --dry-run]
+                                       run a study: every run of the plan, one JSON each + index.json
+                                       (--dry-run: check the plan and print the commands it would run)
   storebench report RESULTS... -o report.html
                                        one self-contained HTML report (tables, SVG charts) of JSON
                                        results and/or plan result directories
@@ -102,6 +104,8 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       cl.output_file = need_value(i, a);
     } else if (a == "--resume" && cl.command == "plan") {
       cl.resume = true;
+    } else if (a == "--dry-run" && cl.command == "plan") {
+      cl.dry_run = true;
     } else if (a == "--by" && cl.command == "compare") {
       cl.compare_by = need_value(i, a);
     } else if (a == "--metric" && cl.command == "compare") {
@@ -120,7 +124,7 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       const std::vector<std::string> opts = {"-P", "-p", "-db", "-threads", "-target", "-s", "-l", "-load", "-t",
                                              "--props", "--set", "--db", "--threads", "--target", "--status",
                                              "--label", "--json", "--part", "--hdr-log", "--load", "--transactions", "--help",
-                                             "--resume", "--by", "--metric", "--format", "--output"};
+                                             "--resume", "--dry-run", "--by", "--metric", "--format", "--output"};
       std::string hint = ClosestMatch(a, opts);
       throw ConfigError("unknown option '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                         "; see storebench --help");

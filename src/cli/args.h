@@ -22,6 +22,7 @@ struct CommandLine {
   std::string hdr_log_file;                                      // --hdr-log
   // plan / report / compare (inputs: the plan file, or the results)
   bool resume = false;                                           // plan --resume
+  bool dry_run = false;                                          // plan --dry-run
   std::string compare_by = "threads";                            // compare --by
   std::string compare_metric = "throughput";                     // compare --metric
   std::string compare_format = "text";                           // compare --format

@@ -672,7 +672,10 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       return 0;
     }
     if (cl.command == "merge") return RunMerge(cl, out, err);
-    if (cl.command == "plan") return RunPlanCommand(cl.inputs, cl.resume, out, err);
+    if (cl.command == "plan") {
+      if (cl.dry_run) return PrintPlan(cl.inputs, out);
+      return RunPlanCommand(cl.inputs, cl.resume, out, err);
+    }
     if (cl.command == "report") return RunReportCommand(cl.inputs, cl.output_file, err);
     if (cl.command == "compare") {
       if (cl.inputs.empty()) throw ConfigError("compare: no results given: storebench compare RESULTS... [--by threads]");

@@ -539,6 +539,27 @@ std::string Throughput(const std::string& json_path) {
 
 }  // namespace
 
+int PrintPlan(const std::vector<std::string>& inputs, std::ostream& out) {
+  if (inputs.size() != 1) throw ConfigError("plan: expected one plan file: storebench plan FILE.toml --dry-run");
+  const Plan plan = ParsePlanFile(inputs[0]);
+  auto line = [&](const std::vector<std::string>& args) {
+    std::string text = "storebench";
+    for (const auto& a : args) text += " " + a;
+    return text;
+  };
+  out << "# " << plan.file << ": " << plan.runs.size() << " run(s), " << plan.loads.size() << " load step(s), results in "
+      << plan.results_dir << "/\n";
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const PlannedRun& run = plan.runs[i];
+    const bool first_of_group =
+        run.load_group >= 0 && std::none_of(plan.runs.begin(), plan.runs.begin() + static_cast<std::ptrdiff_t>(i),
+                                            [&](const PlannedRun& r) { return r.load_group == run.load_group; });
+    if (first_of_group) out << line(LoadArgs(plan, plan.loads[static_cast<std::size_t>(run.load_group)])) << "\n";
+    out << line(RunArgs(plan, run)) << "\n";
+  }
+  return 0;
+}
+
 int RunPlanCommand(const std::vector<std::string>& inputs, bool resume, std::ostream& out, std::ostream& err) {
   if (inputs.size() != 1) throw ConfigError("plan: expected one plan file: storebench plan FILE.toml [--resume]");
   const Plan plan = ParsePlanFile(inputs[0]);

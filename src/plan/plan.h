@@ -90,6 +90,10 @@ Plan ParsePlanFile(const std::string& path);
 std::vector<std::string> RunArgs(const Plan& plan, const PlannedRun& run);
 std::vector<std::string> LoadArgs(const Plan& plan, const LoadStep& load);
 
+// storebench plan FILE --dry-run: checks the plan and prints each step's
+// command line, in execution order (a load step before its first run).
+int PrintPlan(const std::vector<std::string>& inputs, std::ostream& out);
+
 // storebench plan FILE [--resume]: returns the exit code (0 all ok, 1 some
 // run failed, 2 bad plan, 130/143 interrupted).
 int RunPlanCommand(const std::vector<std::string>& inputs, bool resume, std::ostream& out, std::ostream& err);

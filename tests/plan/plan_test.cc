@@ -171,6 +171,27 @@ TEST(PlanTest, RunsEndToEndMarksFailuresAndResumes) {
   fs::remove_all(dir);
 }
 
+TEST(PlanTest, DryRunPrintsTheCommands) {
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/p.toml") << "[axes]\nbinding = [\"memory\", \"lmdb\"]\nthreads = [1, 2]\n";
+  test_util::ProcessOptions po;
+  po.cwd = dir;
+  const auto r = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml", "--dry-run"}, po);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "# p.toml: 4 run(s), 1 load step(s), results in results/p/\n"
+            "storebench run memory -p threadcount=1 -p label=memory-core-1 --json results/p/memory-core-1.json\n"
+            "storebench run memory -p threadcount=2 -p label=memory-core-2 --json results/p/memory-core-2.json\n"
+            "storebench load lmdb -p threadcount=1 -p label=load-lmdb-1 -p lmdb.dir=results/p/stores/load-lmdb-1 "
+            "--json results/p/load-lmdb-1.json\n"
+            "storebench run lmdb -p threadcount=1 -p lmdb.dir=results/p/stores/load-lmdb-1 -p label=lmdb-core-1 "
+            "--json results/p/lmdb-core-1.json\n"
+            "storebench run lmdb -p threadcount=2 -p lmdb.dir=results/p/stores/load-lmdb-1 -p label=lmdb-core-2 "
+            "--json results/p/lmdb-core-2.json\n");
+  EXPECT_FALSE(fs::exists(dir + "/results"));
+  fs::remove_all(dir);
+}
+
 // Every result carries a label: BINDING-WORKLOAD-THREADS unless given.
 TEST(LabelTest, DefaultAndGivenLabelInJsonResult) {
   const std::string dir = MakeTempDir();
