@@ -525,7 +525,9 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
         WriteFileAtomically(json_path + ".rank-" + std::to_string(r) + ".json", all[r]);
       }
     }
+    const std::string label = report.label;
     report = MergeResults(inputs);
+    report.label = label;  // the job's, as every rank's
     err << "storebench: merged the results of " << ranks << " MPI rank(s)\n";
     if (hdr_log) {
       // The job's log, from the merged series: one line per interval and
