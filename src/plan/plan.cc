@@ -444,7 +444,8 @@ StepStatus RunChild(const std::vector<std::string>& args, const std::string& jso
   StepStatus s;
   if (WIFSIGNALED(st)) {
     s.exit_code = 128 + WTERMSIG(st);
-    s.status = "failed";
+    // Our SIGINT before the child had set up its handler ends it at once: stopped, not failed.
+    s.status = forwarded && WTERMSIG(st) == SIGINT ? "interrupted" : "failed";
     s.detail = "killed by signal " + std::to_string(WTERMSIG(st));
     return s;
   }

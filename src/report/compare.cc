@@ -93,6 +93,7 @@ std::string CompareTable(const std::vector<LoadedRun>& runs, const CompareOption
   std::map<std::pair<std::string, std::string>, Cell> cells;
   bool any_interrupted = false;
   for (const LoadedRun& run : runs) {
+    if (run.is_load) continue;
     const std::optional<std::string> value = run.AxisValue(o.by);
     const std::string col = value ? *value : "?";
     const std::string row = CompareRowKey(run.label, o.by, col);

@@ -60,8 +60,8 @@ ChartSeries SeriesOf(const LoadedRun& r) {
   return s;
 }
 
-std::string SummaryTable(const std::vector<LoadedRun>& runs) {
-  std::string o = "<table id=\"summary\"><tr><th class=\"l\">label</th><th class=\"l\">status</th><th class=\"l\">binding</th>"
+std::string SummaryTable(const std::vector<LoadedRun>& runs, const std::string& id) {
+  std::string o = "<table id=\"" + id + "\"><tr><th class=\"l\">label</th><th class=\"l\">status</th><th class=\"l\">binding</th>"
                   "<th>threads</th><th>target (ops/s)</th><th>runtime (s)</th><th>operations</th><th>throughput (ops/s)</th>"
                   "<th>errors</th><th>on disk (MiB)</th><th class=\"l\">detail</th></tr>\n";
   for (const LoadedRun& r : runs) {
@@ -160,7 +160,9 @@ std::size_t DistinctAxisValues(const Context& ctx, const std::string& by) {
 
 }  // namespace
 
-std::string HtmlReport(const std::vector<LoadedRun>& runs) {
+std::string HtmlReport(const std::vector<LoadedRun>& all) {
+  std::vector<LoadedRun> runs, loads;
+  for (const LoadedRun& r : all) (r.is_load ? loads : runs).push_back(r);
   Context ctx;
   std::size_t failed = 0;
   for (const LoadedRun& r : runs) {
@@ -231,7 +233,11 @@ std::string HtmlReport(const std::vector<LoadedRun>& runs) {
   o += "<p>" + std::to_string(runs.size()) + " run(s)" + (failed ? ", " + std::to_string(failed) + " failed or interrupted (marked)" : "") +
        ". Figures are of each run's measured phase; latencies are from the intended start when the run measured it "
        "(target set, measurement.interval intended or both), else service time. <span id=\"drawn\"></span></p>\n";
-  o += "<h2>Runs</h2>\n" + SummaryTable(runs);
+  o += "<h2>Runs</h2>\n" + SummaryTable(runs, "summary");
+  if (!loads.empty()) {
+    o += "<h2>Load steps</h2>\n<p>Each loads the store that the runs after it share (storebench plan).</p>\n" +
+         SummaryTable(loads, "loads");
+  }
   o += "<h2>Latency by operation</h2>\n" + OpsTable(runs);
   o += "<h2>Charts</h2>\n<p>Hover a point for its values. Dashed: a failed or interrupted run.</p>\n";
   for (const ChartSpec& c : charts) o += SvgChart(c);

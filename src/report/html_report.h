@@ -5,7 +5,8 @@
 // time per operation type (one series per run), latency by percentile on a
 // log axis (HdrHistogram style), and for sweeps throughput vs threads, p99
 // and throughput vs target. Failed and interrupted runs are listed and
-// marked (dashed in charts, with what they have). Every string from a
+// marked (dashed in charts, with what they have). A plan's load steps get
+// a table of their own (load time, throughput, size on disk after the load). Every string from a
 // result (labels, properties, notes) is HTML-escaped.
 //
 // A few lines of inline script write "N series drawn in M charts" into the

@@ -60,27 +60,33 @@ void LoadIndex(const std::string& dir, std::vector<LoadedRun>& out) {
   if (!doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array()) {
     throw ConfigError("'" + index_path + "': expected an object with a \"runs\" array");
   }
-  for (std::size_t i = 0; i < doc["runs"].size(); ++i) {
-    const Json& e = doc["runs"][i];
-    const std::string where = index_path + ": runs[" + std::to_string(i) + "]";
-    if (!e.is_object()) throw ConfigError(where + ": expected an object");
-    LoadedRun run;
-    run.id = IndexString(e, "id", where);
-    run.label = IndexString(e, "label", where);
-    run.status = IndexString(e, "status", where);
-    run.detail = IndexString(e, "detail", where);
-    const std::string file = IndexString(e, "file", where);
-    if (e.contains("axes") && e["axes"].is_object()) {
-      for (const auto& [k, v] : e["axes"].items()) run.axes.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+  for (const char* list : {"loads", "runs"}) {
+    if (!doc.contains(list)) continue;
+    if (!doc[list].is_array()) throw ConfigError("'" + index_path + "': \"" + list + "\" must be an array");
+    for (std::size_t i = 0; i < doc[list].size(); ++i) {
+      const Json& e = doc[list][i];
+      const std::string where = index_path + ": " + list + "[" + std::to_string(i) + "]";
+      if (!e.is_object()) throw ConfigError(where + ": expected an object");
+      LoadedRun run;
+      run.is_load = std::string(list) == "loads";
+      run.id = IndexString(e, "id", where);
+      run.label = run.is_load ? run.id : IndexString(e, "label", where);
+      run.status = IndexString(e, "status", where);
+      run.detail = IndexString(e, "detail", where);
+      const std::string file = IndexString(e, "file", where);
+      if (e.contains("axes") && e["axes"].is_object()) {
+        for (const auto& [k, v] : e["axes"].items()) run.axes.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+      }
+      if (run.is_load && e.contains("binding") && e["binding"].is_string()) run.axes.emplace_back("binding", e["binding"].get<std::string>());
+      if (!file.empty()) {
+        run.file = (fs::path(dir) / file).string();
+        run.report = ReadResultFile(run.file, false);
+        if (run.report && !run.report->label.empty()) run.label = run.report->label;
+        if (!run.report) run.file.clear();
+      }
+      if (run.status.empty()) run.status = run.report ? StatusOf(*run.report) : "pending";
+      out.push_back(std::move(run));
     }
-    if (!file.empty()) {
-      run.file = (fs::path(dir) / file).string();
-      run.report = ReadResultFile(run.file, false);
-      if (run.report && !run.report->label.empty()) run.label = run.report->label;
-      if (!run.report) run.file.clear();
-    }
-    if (run.status.empty()) run.status = run.report ? StatusOf(*run.report) : "pending";
-    out.push_back(std::move(run));
   }
 }
 

@@ -25,6 +25,7 @@ struct LoadedRun {
   std::string detail;  // why it failed ("exit code 2"), "" when ok
   std::vector<std::pair<std::string, std::string>> axes;  // plan axis values ("threadcount" -> "4")
   std::optional<RunReport> report;                        // absent when no readable result
+  bool is_load = false;  // a plan's load step (index "loads"): reports list it apart; compare skips it
 
   // The phase a report shows: "run" when there is one, else the last; null without a result.
   const PhaseResult* MainPhase() const;
@@ -34,7 +35,8 @@ struct LoadedRun {
   std::optional<std::string> AxisValue(const std::string& by) const;
 };
 
-// Reads each path: a JSON result file, or a directory holding index.json.
+// Reads each path: a JSON result file, or a directory holding index.json
+// (its load steps first, is_load set, then its runs).
 // Throws ConfigError ("report: 'x.json': result JSON: ...") for unreadable input.
 std::vector<LoadedRun> LoadResults(const std::vector<std::string>& paths);
 

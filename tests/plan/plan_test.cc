@@ -168,6 +168,33 @@ TEST(PlanTest, RunsEndToEndMarksFailuresAndResumes) {
   const std::string html = Slurp(dir + "/r.html");
   EXPECT_NE(html.find("<tr class=\"failed\"><td class=\"l\">lmdb-core-1</td><td class=\"l status\">failed</td>"),
             std::string::npos);
+  // Its load step, in a table of its own.
+  EXPECT_NE(html.find("<table id=\"loads\"><tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"failed\"><td class=\"l\">load-lmdb-1</td>"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// SIGINT to the plan: the running child gets one SIGINT and writes its
+// partial result, the plan writes its index and exits 130; --resume then
+// runs the interrupted run and the one never started.
+TEST(PlanTest, InterruptThenResume) {
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/p.toml") << "duration_s = 1\n[properties]\nrecordcount = 100\n[axes]\nbinding = \"memory\"\n"
+                                    "threads = [1, 2]\n";
+  test_util::ProcessOptions po;
+  po.cwd = dir;
+  po.signal_after_ms = 600;
+  const auto first = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml"}, po);
+  EXPECT_EQ(first.code, 130) << first.err;
+  EXPECT_EQ(first.out, "plan p.toml: 0 ok, 0 failed, 1 interrupted, 1 pending; index: results/p/index.json\n");
+  EXPECT_NE(first.err.find("[1/2] memory-core-1 ... interrupted, "), std::string::npos) << first.err;
+  EXPECT_NE(first.err.find("storebench plan p.toml --resume continues it"), std::string::npos) << first.err;
+  EXPECT_NE(Slurp(dir + "/results/p/memory-core-1.json").find("\"interrupted\": true"), std::string::npos);
+  po.signal_after_ms = 0;
+  const auto resumed = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml", "--resume"}, po);
+  EXPECT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_EQ(resumed.out, "plan p.toml: 2 ok, 0 failed, 0 interrupted, 0 pending; index: results/p/index.json\n");
+  EXPECT_EQ(Slurp(dir + "/results/p/memory-core-1.json").find("\"interrupted\": true"), std::string::npos);
   fs::remove_all(dir);
 }
 
