@@ -168,14 +168,17 @@ Plan ParsePlanText(std::string_view text, const std::string& file) {
   } else {
     plan.results_dir = "results/" + fs::path(file).stem().string();
   }
-  const double repetitions_d = number("repetitions", 1, 1);
-  if (repetitions_d != static_cast<int>(repetitions_d) || repetitions_d > 1000) {
-    throw ConfigError(where(*doc.get("repetitions")) + ": 'repetitions' must be an integer from 1 to 1000");
-  }
-  const int repetitions = static_cast<int>(repetitions_d);
+  auto integer = [&](const char* key, int def, int max) {
+    const double v = number(key, def, 1);
+    if (v > max || v != std::floor(v)) {
+      throw ConfigError(where(*doc.get(key)) + ": '" + key + "' must be an integer from 1 to " + std::to_string(max));
+    }
+    return static_cast<int>(v);
+  };
+  const int repetitions = integer("repetitions", 1, 1000);
   const double warmup_s = number("warmup_s", 0, 0);
   const double duration_s = number("duration_s", 0, 0);
-  const double load_threads = number("load_threads", 1, 1);
+  const int load_threads = integer("load_threads", 1, 100000);
 
   // Common properties, with their lines.
   std::vector<std::pair<std::string, Value>> common;
@@ -297,7 +300,7 @@ Plan ParsePlanText(std::string_view text, const std::string& file) {
           for (const auto& [k, v] : overrides) {
             if (!RunOnly(k)) load.properties.emplace_back(k, v);
           }
-          load.properties.emplace_back("threadcount", FormatDouble(load_threads));
+          load.properties.emplace_back("threadcount", std::to_string(load_threads));
           load.properties.emplace_back("label", load.id);
           const std::string dir_key = info->name + ".dir";
           if (info->uses_dir && !props.Has(dir_key)) {

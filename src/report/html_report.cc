@@ -271,7 +271,9 @@ int RunReportCommand(const std::vector<std::string>& inputs, const std::string& 
   std::error_code ec;
   std::filesystem::rename(tmp, output, ec);
   if (ec) throw ConfigError("report: cannot write '" + output + "': " + ec.message());
-  err << "storebench: wrote the report of " << runs.size() << " run(s) to " << output << "\n";
+  const auto loads = std::count_if(runs.begin(), runs.end(), [](const LoadedRun& r) { return r.is_load; });
+  err << "storebench: wrote the report of " << runs.size() - static_cast<std::size_t>(loads) << " run(s)"
+      << (loads > 0 ? " and " + std::to_string(loads) + " load step(s)" : std::string()) << " to " << output << "\n";
   return 0;
 }
 

@@ -111,6 +111,11 @@ TEST(PlanTest, BadPlansFailWithFileAndLine) {
   EXPECT_EQ(Error("[axes]\nbinding = [\"memory\"\n"), "p.toml:2: Error while parsing array: encountered end-of-file");
   EXPECT_EQ(Error("[[runs]]\nbinding = \"memory\"\n[[runs]]\nbinding = \"memory\"\n"),
             "p.toml:3: two runs are named 'memory-core-1': give each [[runs]] entry its own label, or drop the duplicate");
+  EXPECT_EQ(Error("repetitions = 1e20\n[axes]\nbinding = \"memory\"\n"),
+            "p.toml:1: 'repetitions' must be an integer from 1 to 1000");
+  EXPECT_EQ(Error("load_threads = 1.5\n[axes]\nbinding = \"memory\"\n"),
+            "p.toml:1: 'load_threads' must be an integer from 1 to 100000");
+  EXPECT_EQ(Error("duration_s = -1\n[axes]\nbinding = \"memory\"\n"), "p.toml:1: 'duration_s' must be a number >= 0");
   EXPECT_EQ(Error("[axes]\nthreads = [1]\n"), "p.toml:1: no binding: give 'binding' in [axes] or in each [[runs]]");
   EXPECT_EQ(Error("[axes]\nbinding = \"memory\"\nrocksdb.compression = \"none\"\n"),
             "p.toml:1: run 'memory-core-1': property 'rocksdb.compression' (p.toml:3) belongs "
