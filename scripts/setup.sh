@@ -9,7 +9,8 @@ packages=(cmake g++ make pkg-config librocksdb-dev rocksdb-tools libgtest-dev li
           libbenchmark-dev nlohmann-json3-dev zlib1g-dev libhdrhistogram-java
           libleveldb-dev liblmdb-dev libsqlite3-dev libwiredtiger-dev libkyotocabinet-dev
           libtokyocabinet-dev libgroonga-dev openmpi-bin libopenmpi-dev libboost-context-dev libpq-dev postgresql libmariadb-dev mariadb-server memcached redis-server redis-tools libhiredis-dev
-          bonnie++ fio glusterfs-server libglusterfs-dev iproute2)
+          bonnie++ fio glusterfs-server libglusterfs-dev iproute2
+          libtomlplusplus-dev chromium)
 if [ "${STOREBENCH_JAVA:-0}" = 1 ]; then packages+=(default-jdk-headless); fi
 missing=()
 for p in "${packages[@]}"; do

@@ -18,6 +18,14 @@ Usage:
   storebench merge PART.json... -o TOTAL.json
                                        merge the JSON results of client processes (--part) exactly
   storebench fs DIR [options]          bonnie++/dd-class file-system suite (storebench fs --help)
+  storebench plan FILE.toml [--resume | --dry-run]
+                                       run a study: every run of the plan, one JSON each + index.json
+                                       (--dry-run: check the plan and print the commands it would run)
+  storebench report RESULTS... -o report.html
+                                       one self-contained HTML report (tables, SVG charts) of JSON
+                                       results and/or plan result directories
+  storebench compare RESULTS... [--by threads|target|PROPERTY] [--metric throughput|p99|avg]
+                    [--format text|markdown|csv]   a table: rows = run labels, columns = the axis
   storebench --help | --version
 
 Options (YCSB's spelling, or the long form):
@@ -69,7 +77,7 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
     if (i + 1 >= args.size()) throw ConfigError("option " + opt + " needs a value; see storebench --help");
     return args[++i];
   };
-  const std::vector<std::string> commands = {"load", "run", "bench", "list", "merge", "help", "version"};
+  const std::vector<std::string> commands = {"load", "run", "bench", "list", "merge", "plan", "report", "compare", "help", "version"};
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-h" || a == "--help" || a == "-help") {
@@ -104,11 +112,22 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       const PartSpec part = ParsePart(need_value(i, a), a);
       cl.overrides.emplace_back("client.id", std::to_string(part.id));
       cl.overrides.emplace_back("client.count", std::to_string(part.count));
-    } else if ((a == "-o" || a == "--output") && cl.command == "merge") {
+    } else if ((a == "-o" || a == "--output") && (cl.command == "merge" || cl.command == "report")) {
       cl.output_file = need_value(i, a);
+    } else if (a == "--resume" && cl.command == "plan") {
+      cl.resume = true;
+    } else if (a == "--dry-run" && cl.command == "plan") {
+      cl.dry_run = true;
+    } else if (a == "--by" && cl.command == "compare") {
+      cl.compare_by = need_value(i, a);
+    } else if (a == "--metric" && cl.command == "compare") {
+      cl.compare_metric = need_value(i, a);
+    } else if (a == "--format" && cl.command == "compare") {
+      cl.compare_format = need_value(i, a);
     } else if (a == "--hdr-log") {
       cl.hdr_log_file = need_value(i, a);
-    } else if (IsAerospikeFlag(a) && cl.command != "merge") {
+    } else if (IsAerospikeFlag(a) && (cl.command.empty() || cl.command == "load" || cl.command == "run" ||
+                                      cl.command == "bench")) {
       const std::string& value = need_value(i, a);
       auto props = ExpandAerospikeFlag(a, value);
       cl.overrides.insert(cl.overrides.end(), props.begin(), props.end());
@@ -125,6 +144,7 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       const std::vector<std::string> opts = {"-P", "-p", "-db", "-threads", "-target", "-s", "-l", "-load", "-t",
                                              "--props", "--set", "--db", "--threads", "--target", "--status",
                                              "--label", "--json", "--part", "--hdr-log", "--load", "--transactions", "--help",
+                                             "--resume", "--dry-run", "--by", "--metric", "--format", "--output",
                                              "-k", "-o", "-w", "-z", "-d", "-g", "--explain"};
       std::string hint = ClosestMatch(a, opts);
       throw ConfigError("unknown option '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
@@ -135,10 +155,10 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       if (!known) {
         std::string hint = ClosestMatch(a, commands);
         throw ConfigError("unknown command '" + a + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                          "; commands: load, run, bench, list, merge");
+                          "; commands: load, run, bench, list, merge, plan, report, compare");
       }
       cl.command = a;
-    } else if (cl.command == "merge") {
+    } else if (cl.command == "merge" || cl.command == "plan" || cl.command == "report" || cl.command == "compare") {
       cl.inputs.push_back(a);
     } else if (cl.binding.empty()) {
       cl.binding = a;

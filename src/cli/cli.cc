@@ -27,6 +27,9 @@
 #include "report/hdr_log.h"
 #include "report/json_report.h"
 #include "report/merge.h"
+#include "report/compare.h"
+#include "report/html_report.h"
+#include "plan/plan.h"
 #include "report/text_report.h"
 #include "runner/clock.h"
 #include "runner/runner.h"
@@ -119,6 +122,14 @@ ClientOptions ReadClientOptions(const Properties& p) {
   o.exportfile = p.GetString("exportfile", "");
   o.label = p.GetString("label", "");
   return o;
+}
+
+// A run's default label: BINDING-WORKLOAD-THREADS, WORKLOAD being the name
+// of the last -P file ("core" without one), e.g. "rocksdb-workloada-4".
+std::string DefaultLabel(const std::string& binding, const std::vector<std::string>& property_files, int threads) {
+  const std::string workload =
+      property_files.empty() ? "core" : fs::path(property_files.back()).filename().string();
+  return binding + "-" + workload + "-" + std::to_string(threads);
 }
 
 std::vector<std::pair<std::string, std::string>> HostInfo() {
@@ -429,6 +440,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   report.tool_version = STOREBENCH_VERSION;
   report.command = cl.command;
   report.binding = binding.name;
+  report.label = co.label.empty() ? DefaultLabel(binding.name, cl.property_files, co.threads) : co.label;
   report.host = HostInfo();
 
   auto run_phase = [&](bool loading, bool print) {
@@ -516,7 +528,9 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
         WriteFileAtomically(json_path + ".rank-" + std::to_string(r) + ".json", all[r]);
       }
     }
+    const std::string label = report.label;
     report = MergeResults(inputs);
+    report.label = label;  // the job's, as every rank's
     err << "storebench: merged the results of " << ranks << " MPI rank(s)\n";
     if (hdr_log) {
       // The job's log, from the merged series: one line per interval and
@@ -648,6 +662,27 @@ std::string RankPrefix() {
 
 }  // namespace
 
+void CheckRunProperties(Properties& props, const std::string& command) {
+  const BindingInfo& binding = FindBinding(props.GetString("db", ""));
+  props.MarkKnown("dotransactions");
+  ApplyPart(props, command, false);
+  ReadClientOptions(props);
+  props.GetBool("mpi.rank_results", false);
+  CoreWorkloadOptions::FromProperties(props);
+  for (const auto& [key, why] : AcceptedNotes()) props.MarkKnown(key);
+  std::vector<std::string> binding_props;
+  for (const auto& p : binding.properties) binding_props.push_back(p.name);
+  for (const auto& [key, entry] : props.entries()) {
+    for (const BindingInfo* other : AllBindings()) {
+      if (other != &binding && key.rfind(other->name + ".", 0) == 0) {
+        throw ConfigError("property '" + key + "' (" + entry.origin + ") belongs to binding '" + other->name +
+                          "', not '" + binding.name + "'");
+      }
+    }
+  }
+  props.CheckUnknown(binding_props);
+}
+
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   try {
     CommandLine cl = ParseCommandLine(args);
@@ -664,6 +699,16 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       return 0;
     }
     if (cl.command == "merge") return RunMerge(cl, out, err);
+    if (cl.command == "plan") {
+      if (cl.dry_run) return PrintPlan(cl.inputs, out);
+      return RunPlanCommand(cl.inputs, cl.resume, out, err);
+    }
+    if (cl.command == "report") return RunReportCommand(cl.inputs, cl.output_file, err);
+    if (cl.command == "compare") {
+      if (cl.inputs.empty()) throw ConfigError("compare: no results given: storebench compare RESULTS... [--by threads]");
+      out << CompareTable(LoadResults(cl.inputs), {cl.compare_by, cl.compare_metric, cl.compare_format});
+      return 0;
+    }
     if (cl.command == "fs") return RunFsCommand(cl.inputs, HostInfo(), out, err);
     if (cl.command.empty()) throw ConfigError("no command given: load, run or bench (see storebench --help)");
     if (cl.explain) {

@@ -13,4 +13,12 @@ namespace storebench {
 // 2 bad input/setup, 130/143 interrupted).
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+// Checks, without opening anything, the properties of one load/run/bench as
+// RunCli would: the binding (property "db"), client and workload options,
+// no property of another binding, no unknown property. Throws ConfigError
+// naming the property and its origin (e.g. "plan.toml:12"). Used by
+// `storebench plan` to reject a bad plan before anything runs.
+class Properties;
+void CheckRunProperties(Properties& props, const std::string& command);
+
 }  // namespace storebench

@@ -89,6 +89,10 @@ struct RunReport {
   std::string tool_version;
   std::string command;                       // load | run | bench
   std::string binding;
+  // Names the run in reports and comparisons (property `label`; by default
+  // BINDING-WORKLOAD-THREADS, e.g. "rocksdb-workloada-4"). "" in results
+  // written before labels existed.
+  std::string label;
   std::vector<std::pair<std::string, std::string>> properties;  // every property in force
   std::vector<std::pair<std::string, std::string>> host;        // hostname, cpus, kernel, ...
   std::vector<PhaseResult> phases;

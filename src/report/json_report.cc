@@ -426,6 +426,7 @@ void WriteJson(const RunReport& r, std::ostream& out) {
   doc["storebench"]["histogram"] = std::move(layout);
   doc["command"] = r.command;
   doc["binding"] = r.binding;
+  if (!r.label.empty()) doc["label"] = r.label;
   doc["host"] = StringMap(r.host);
   doc["properties"] = StringMap(r.properties);
   Json phases = Json::array();
@@ -494,6 +495,7 @@ RunReport ReadJson(std::istream& in) {
   r.tool_version = String(Field(meta, "storebench", "version"), "storebench.version");
   r.command = String(Field(doc, top, "command"), "command");
   r.binding = String(Field(doc, top, "binding"), "binding");
+  if (doc.contains("label")) r.label = String(doc["label"], "label");
   r.host = ReadStringMap(Field(doc, top, "host"), "host");
   r.properties = ReadStringMap(Field(doc, top, "properties"), "properties");
   const Json& phases = Array(Field(doc, top, "phases"), "phases");

@@ -21,6 +21,8 @@
 //   },
 //   "command": "bench",                 // load | run | bench | ...
 //   "binding": "rocksdb",               // binding name
+//   "label": "rocksdb-workloada-2",     // the run's name in reports (property label; default
+//                                       //   BINDING-WORKLOAD-THREADS); optional: absent when ""
 //   "host": {"hostname": "db1", ...},   // facts about the client host: string -> string
 //   "properties": {"recordcount": "1000", ...},  // every property in force: string -> string
 //   "phases": [                         // in the order they ran
@@ -88,7 +90,7 @@
 //   ]
 // }
 //
-// Reading: every key above is required except "parts" and the derived summaries
+// Reading: every key above is required except "parts", "label" and the derived summaries
 // ("service_us", "intended_us"), which are recomputed from "histograms_ns"
 // and otherwise ignored, as are unknown keys (room for additions within
 // schema 1). A null number reads as NaN, except "disk_bytes" (not measured).

@@ -1,0 +1,280 @@
+#include "report/html_report.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "core/error.h"
+#include "report/compare.h"
+#include "report/svg_chart.h"
+#include "report/text_report.h"
+
+namespace storebench {
+namespace {
+
+std::string Fixed(double v, int decimals) {
+  if (!std::isfinite(v)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string Us(std::uint64_t ns) { return Fixed(static_cast<double>(ns) / 1000.0, 1); }
+
+bool Marked(const LoadedRun& r) { return r.status != "ok"; }
+
+std::string Note(const LoadedRun& r) { return r.status == "ok" ? "" : r.status; }
+
+const char* const kStyle = R"css(
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1500px}
+h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:8px 0}th,td{padding:3px 8px;border:1px solid #ddd;text-align:right}
+th{background:#f3f3f3}td.l,th.l{text-align:left}tr.failed td{background:#fde8e8}tr.interrupted td{background:#fff4e0}
+tr.pending td{background:#eee}
+.status{font-weight:bold}figure.chart{display:inline-block;margin:8px 16px 16px 0;vertical-align:top}
+figcaption{font-weight:bold;margin-bottom:4px}svg.chart{background:#fff;border:1px solid #ddd}
+svg .grid line{stroke:#e4e4e4}svg text{font-size:11px;fill:#444}svg .yt{text-anchor:end}svg .xt,svg .xl{text-anchor:middle}
+svg .yl{text-anchor:middle}svg path.series{fill:none;stroke-width:1.8}svg circle{opacity:.85}
+svg circle:hover{r:5}ul.legend{list-style:none;padding:0;margin:4px 0;max-width:720px;columns:2}
+ul.legend li{font-size:12px}.key{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}
+details{margin:4px 0}details pre{background:#f7f7f7;padding:6px;white-space:pre-wrap}
+)css";
+
+struct Context {
+  std::vector<const LoadedRun*> with_result;  // runs with a main phase
+  std::vector<std::string> op_names;          // successful op types, first appearance
+};
+
+ChartSeries SeriesOf(const LoadedRun& r) {
+  ChartSeries s;
+  s.name = r.label;
+  s.marked = Marked(r);
+  s.note = Note(r);
+  return s;
+}
+
+std::string SummaryTable(const std::vector<LoadedRun>& runs, const std::string& id) {
+  std::string o = "<table id=\"" + id + "\"><tr><th class=\"l\">label</th><th class=\"l\">status</th><th class=\"l\">binding</th>"
+                  "<th>threads</th><th>target (ops/s)</th><th>runtime (s)</th><th>operations</th><th>throughput (ops/s)</th>"
+                  "<th>errors</th><th>on disk (MiB)</th><th class=\"l\">detail</th></tr>\n";
+  for (const LoadedRun& r : runs) {
+    const PhaseResult* ph = r.MainPhase();
+    o += "<tr class=\"" + HtmlEscape(r.status) + "\"><td class=\"l\">" + HtmlEscape(r.label) + "</td><td class=\"l status\">" +
+         HtmlEscape(r.status) + "</td>";
+    if (ph == nullptr) {
+      o += "<td class=\"l\">" + HtmlEscape(r.axes.empty() ? std::string("-") : r.axes.front().second) +
+           "</td><td colspan=\"7\">no result</td>";
+    } else {
+      std::uint64_t errors = 0;
+      for (const auto& op : ph->ops) {
+        for (int c = 0; c < Status::kNumCodes; ++c) {
+          if (c != Status::kOk) errors += op.return_codes[c];
+        }
+      }
+      o += "<td class=\"l\">" + HtmlEscape(ph->binding) + "</td><td>" + std::to_string(ph->threads) + "</td><td>" +
+           (ph->target_ops_per_s > 0 ? FormatDouble(ph->target_ops_per_s) : std::string("-")) + "</td><td>" +
+           Fixed(static_cast<double>(ph->runtime_ms) / 1000.0, 1) + "</td><td>" + std::to_string(ph->operations) + "</td><td>" +
+           Fixed(ph->throughput_ops_per_s, 1) + "</td><td>" + std::to_string(errors) + "</td><td>" +
+           (ph->disk_bytes ? Fixed(static_cast<double>(*ph->disk_bytes) / 1048576.0, 1) : std::string("-")) + "</td>";
+    }
+    o += "<td class=\"l\">" + HtmlEscape(r.detail) + "</td></tr>\n";
+  }
+  return o + "</table>\n";
+}
+
+std::string OpsTable(const std::vector<LoadedRun>& runs) {
+  std::string o = "<table id=\"ops\"><tr><th class=\"l\">label</th><th class=\"l\">operation</th><th>count</th><th>avg (us)</th>"
+                  "<th>p50</th><th>p95</th><th>p99</th><th>p99.9</th><th>max (us)</th></tr>\n";
+  for (const LoadedRun& r : runs) {
+    const PhaseResult* ph = r.MainPhase();
+    if (ph == nullptr) continue;
+    for (const OpResult& op : ph->ops) {
+      const Histogram& h = ReportedLatency(*ph, op);
+      o += "<tr class=\"" + HtmlEscape(r.status) + "\"><td class=\"l\">" + HtmlEscape(r.label) + "</td><td class=\"l\">" +
+           HtmlEscape(op.name) + "</td><td>" + std::to_string(h.count()) + "</td><td>" + Fixed(h.mean() / 1000.0, 1) +
+           "</td><td>" + Us(h.ValueAtPercentile(50)) + "</td><td>" + Us(h.ValueAtPercentile(95)) + "</td><td>" +
+           Us(h.ValueAtPercentile(99)) + "</td><td>" + Us(h.ValueAtPercentile(99.9)) + "</td><td>" + Us(h.max()) + "</td></tr>\n";
+    }
+  }
+  return o + "</table>\n";
+}
+
+std::string ChartId(const std::string& prefix, const std::string& op) {
+  std::string id = prefix;
+  for (char c : op) id += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : '-';
+  return id;
+}
+
+// Throughput vs an axis, or p99 vs an axis: one series per row key (compare.h).
+ChartSpec SweepChart(const Context& ctx, const std::string& by, bool p99, const std::string& id, const std::string& title,
+                     const std::string& x_label) {
+  ChartSpec c;
+  c.id = id;
+  c.title = title;
+  c.x_label = x_label;
+  c.y_label = p99 ? "p99 (us)" : "ops/s";
+  c.y_log = p99;
+  std::vector<std::string> rows;
+  std::map<std::string, std::map<double, std::pair<double, int>>> points;
+  std::map<std::string, bool> marked;
+  for (const LoadedRun* r : ctx.with_result) {
+    const std::optional<std::string> v = r->AxisValue(by);
+    if (!v) continue;
+    const double x = std::strtod(v->c_str(), nullptr);
+    if (by == "target" && x <= 0) continue;
+    const std::string row = CompareRowKey(r->label, by, *v);
+    if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
+    const PhaseResult& ph = *r->MainPhase();
+    const double y = p99 ? static_cast<double>(CombinedLatency(ph).ValueAtPercentile(99)) / 1000.0 : ph.throughput_ops_per_s;
+    auto& cell = points[row][x];
+    cell.first += y;
+    cell.second += 1;
+    marked[row] = marked[row] || Marked(*r);
+  }
+  for (const auto& row : rows) {
+    ChartSeries s;
+    s.name = row;
+    s.marked = marked[row];
+    s.note = marked[row] ? "has failed or interrupted runs" : "";
+    for (const auto& [x, acc] : points[row]) s.points.emplace_back(x, acc.first / acc.second);
+    c.series.push_back(std::move(s));
+  }
+  return c;
+}
+
+std::size_t DistinctAxisValues(const Context& ctx, const std::string& by) {
+  std::set<std::string> values;
+  for (const LoadedRun* r : ctx.with_result) {
+    const auto v = r->AxisValue(by);
+    if (v && !(by == "target" && std::strtod(v->c_str(), nullptr) <= 0)) values.insert(*v);
+  }
+  return values.size();
+}
+
+}  // namespace
+
+std::string HtmlReport(const std::vector<LoadedRun>& all) {
+  std::vector<LoadedRun> runs, loads;
+  for (const LoadedRun& r : all) (r.is_load ? loads : runs).push_back(r);
+  Context ctx;
+  std::size_t failed = 0;
+  for (const LoadedRun& r : runs) {
+    if (r.status != "ok") ++failed;
+    const PhaseResult* ph = r.MainPhase();
+    if (ph == nullptr) continue;
+    ctx.with_result.push_back(&r);
+    for (const auto& op : ph->ops) {
+      if (op.name.ends_with("-FAILED")) continue;
+      if (std::find(ctx.op_names.begin(), ctx.op_names.end(), op.name) == ctx.op_names.end()) ctx.op_names.push_back(op.name);
+    }
+  }
+  std::vector<ChartSpec> charts;
+  {
+    ChartSpec c{"throughput-over-time", "Throughput over time", "time (s)", "ops/s", XAxis::kLinear, {}, false};
+    for (const LoadedRun* r : ctx.with_result) {
+      ChartSeries s = SeriesOf(*r);
+      for (const auto& pt : r->MainPhase()->series) s.points.emplace_back(pt.t_s, pt.ops_per_s);
+      c.series.push_back(std::move(s));
+    }
+    charts.push_back(std::move(c));
+  }
+  for (const std::string& op : ctx.op_names) {
+    ChartSpec c{ChartId("p99-over-time-", op), "p99 latency over time: " + op, "time (s)", "p99 (us)", XAxis::kLinear, {}, true};
+    for (const LoadedRun* r : ctx.with_result) {
+      ChartSeries s = SeriesOf(*r);
+      for (const auto& pt : r->MainPhase()->series) {
+        for (const auto& o : pt.ops) {
+          if (o.name == op && o.count > 0) s.points.emplace_back(pt.t_s, o.p99_us);
+        }
+      }
+      if (!s.points.empty()) c.series.push_back(std::move(s));
+    }
+    charts.push_back(std::move(c));
+  }
+  for (const std::string& op : ctx.op_names) {
+    ChartSpec c{ChartId("percentiles-", op), "Latency by percentile: " + op, "percentile", "latency (us)", XAxis::kPercentile, {}, true};
+    for (const LoadedRun* r : ctx.with_result) {
+      const PhaseResult& ph = *r->MainPhase();
+      for (const OpResult& o : ph.ops) {
+        if (o.name != op) continue;
+        const Histogram& h = ReportedLatency(ph, o);
+        if (h.count() == 0) continue;
+        ChartSeries s = SeriesOf(*r);
+        // 0, 90, 99, ... up to the resolution of the sample count, then the maximum.
+        const double top = std::max(1.0, std::ceil(std::log10(static_cast<double>(h.count()))));
+        for (int i = 0; i <= static_cast<int>(top * 10); ++i) {
+          const double p = 100.0 * (1.0 - std::pow(10.0, -i / 10.0));
+          s.points.emplace_back(p, static_cast<double>(h.ValueAtPercentile(p)) / 1000.0);
+        }
+        c.series.push_back(std::move(s));
+      }
+    }
+    charts.push_back(std::move(c));
+  }
+  if (DistinctAxisValues(ctx, "threads") > 1) {
+    charts.push_back(SweepChart(ctx, "threads", false, "throughput-vs-threads", "Throughput vs threads", "threads"));
+    charts.push_back(SweepChart(ctx, "threads", true, "p99-vs-threads", "p99 latency vs threads (all operations)", "threads"));
+  }
+  if (DistinctAxisValues(ctx, "target") > 1) {
+    charts.push_back(SweepChart(ctx, "target", true, "p99-vs-target", "p99 latency vs target rate (all operations)", "target (ops/s)"));
+    charts.push_back(SweepChart(ctx, "target", false, "throughput-vs-target", "Throughput vs target rate", "target (ops/s)"));
+  }
+
+  std::string o = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>storebench report</title>\n<style>";
+  o += kStyle;
+  o += "</style></head><body>\n<h1>storebench report</h1>\n";
+  o += "<p>" + std::to_string(runs.size()) + " run(s)" + (failed ? ", " + std::to_string(failed) + " failed or interrupted (marked)" : "") +
+       ". Figures are of each run's measured phase; latencies are from the intended start when the run measured it "
+       "(target set, measurement.interval intended or both), else service time. <span id=\"drawn\"></span></p>\n";
+  o += "<h2>Runs</h2>\n" + SummaryTable(runs, "summary");
+  if (!loads.empty()) {
+    o += "<h2>Load steps</h2>\n<p>Each loads the store that the runs after it share (storebench plan).</p>\n" +
+         SummaryTable(loads, "loads");
+  }
+  o += "<h2>Latency by operation</h2>\n" + OpsTable(runs);
+  o += "<h2>Charts</h2>\n<p>Hover a point for its values. Dashed: a failed or interrupted run.</p>\n";
+  for (const ChartSpec& c : charts) o += SvgChart(c);
+  o += "<h2>Properties</h2>\n";
+  for (const LoadedRun& r : runs) {
+    o += "<details><summary>" + HtmlEscape(r.label) + "</summary><pre>";
+    if (r.report) {
+      for (const auto& [k, v] : r.report->properties) o += HtmlEscape(k) + "=" + HtmlEscape(v) + "\n";
+    }
+    o += "</pre></details>\n";
+  }
+  o += "<script>\n(function(){var n=document.querySelectorAll('svg path.series').length,"
+       "c=document.querySelectorAll('svg.chart').length;"
+       "document.getElementById('drawn').textContent=n+' series drawn in '+c+' charts.';})();\n</script>\n";
+  o += "</body></html>\n";
+  return o;
+}
+
+int RunReportCommand(const std::vector<std::string>& inputs, const std::string& output, std::ostream& err) {
+  if (inputs.empty()) throw ConfigError("report: no results given: storebench report RESULTS... -o report.html");
+  if (output.empty()) throw ConfigError("report: no output file: storebench report RESULTS... -o report.html");
+  const std::vector<LoadedRun> runs = LoadResults(inputs);
+  const std::string html = HtmlReport(runs);
+  const std::string tmp = output + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw ConfigError("report: cannot write '" + tmp + "': " + std::strerror(errno));
+    f << html;
+    if (!f.flush()) throw ConfigError("report: cannot write '" + tmp + "': " + std::strerror(errno));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, output, ec);
+  if (ec) throw ConfigError("report: cannot write '" + output + "': " + ec.message());
+  const auto loads = std::count_if(runs.begin(), runs.end(), [](const LoadedRun& r) { return r.is_load; });
+  err << "storebench: wrote the report of " << runs.size() - static_cast<std::size_t>(loads) << " run(s)"
+      << (loads > 0 ? " and " + std::to_string(loads) + " load step(s)" : std::string()) << " to " << output << "\n";
+  return 0;
+}
+
+}  // namespace storebench
