@@ -108,6 +108,14 @@ class RecordSet {
   std::vector<Rec> records_;
 };
 
+// What a transaction asks of the store (Session::Begin).
+struct TxOptions {
+  // Reads inside the transaction lock the records they return until it
+  // ends (SELECT ... FOR UPDATE), for stores whose reads do not lock by
+  // themselves at their isolation level. Stores that always lock ignore it.
+  bool lock_reads = false;
+};
+
 // Per-thread connection/handle to a store. Used by one thread at a time.
 // Statuses: OK, NOT_FOUND (read/update/delete of a missing key), ERROR, ...
 class Session {
@@ -126,7 +134,20 @@ class Session {
   // Creates (or overwrites) a record with exactly these fields.
   virtual Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) = 0;
   virtual Status Delete(std::string_view table, std::string_view key) = 0;
+
+  // Transactions, for bindings whose capabilities() say `transactions`.
+  // Begin starts one on this session; the Read/Update/Insert/Delete calls
+  // that follow belong to it until Commit or Abort (Scan is not promised to).
+  // A call inside, or Commit, returns Status::kAborted when the store
+  // aborted the transaction (conflict, deadlock, serialization failure); the
+  // caller then calls Abort (harmless when the store has already ended the
+  // transaction) and may retry from Begin. Any other failure inside is
+  // followed by Abort too. Not nestable.
+  virtual Status Begin(const TxOptions&) { return Status::NotImplemented(); }
+  virtual Status Commit() { return Status::NotImplemented(); }
+  virtual Status Abort() { return Status::NotImplemented(); }
 };
+
 
 // Runs a session operation's body and turns anything it throws (bad_alloc
 // from a growing buffer, an engine's C++ exception) into Status::Error(), so
@@ -159,6 +180,10 @@ struct Capabilities {
   // hosts connections x pipeline clients per thread, and the binding lets
   // the clients of one ClientSlot{thread, connection} share a connection.
   int pipeline = 1;
+  // Session::Begin/Commit/Abort work (closed economy needs them); when not,
+  // a few words for the user, e.g. "rocksdb.transactions=none".
+  bool transactions = false;
+  std::string why_no_transactions;
 };
 
 // Where a client sits: its thread, its connection on that thread, and its

@@ -14,6 +14,12 @@ enum class OpType : std::uint8_t {
   kScan,
   kReadModifyWrite,
   kDelete,
+  // workload=closedeconomy: one money transfer (a transaction), each attempt.
+  kTransfer,
+  // workload=sqlquery: a salary range query, a join, a salary update.
+  kSqlRange,
+  kSqlJoin,
+  kSqlUpdate,
   kNumOps
 };
 inline constexpr int kNumOpTypes = static_cast<int>(OpType::kNumOps);
@@ -26,6 +32,10 @@ constexpr std::string_view OpName(OpType op) {
     case OpType::kScan: return "SCAN";
     case OpType::kReadModifyWrite: return "READ-MODIFY-WRITE";
     case OpType::kDelete: return "DELETE";
+    case OpType::kTransfer: return "TRANSFER";
+    case OpType::kSqlRange: return "SQL-RANGE";
+    case OpType::kSqlJoin: return "SQL-JOIN";
+    case OpType::kSqlUpdate: return "SQL-UPDATE";
     case OpType::kNumOps: break;
   }
   return "UNKNOWN";

@@ -75,6 +75,10 @@ class MeasuredSession {
     return st;
   }
 
+  // The wrapped session, for workloads that time a composite operation
+  // themselves (a transaction) and Record it as one.
+  Session* session() const { return session_; }
+
   // Counts every failed operation here too (the runner's errors.max check
   // reads it from another thread); null = not counted.
   void set_failure_counter(std::atomic<std::uint64_t>* failures) { failures_ = failures; }

@@ -20,6 +20,7 @@
 #include "core/properties.h"
 #include "measure/op_type.h"
 #include "runner/measured_session.h"
+#include "workload/workload.h"
 
 namespace storebench {
 
@@ -76,14 +77,15 @@ struct CoreWorkloadOptions {
 
 class CoreWorkloadThread;
 
-class CoreWorkload {
+class CoreWorkload final : public Workload {
  public:
   explicit CoreWorkload(const CoreWorkloadOptions& opts);
-  ~CoreWorkload();
+  ~CoreWorkload() override;
   const CoreWorkloadOptions& options() const { return opts_; }
   // Operation types this workload can issue in the given phase.
-  std::vector<OpType> OpTypes(bool loading) const;
+  std::vector<OpType> OpTypes(bool loading) const override;
   std::unique_ptr<CoreWorkloadThread> NewThread(int thread_id);
+  std::unique_ptr<WorkloadThread> NewWorkloadThread(int thread_id) override;
   std::string BuildKey(std::int64_t keynum) const { return keys_.Build(keynum); }
 
  private:
@@ -99,13 +101,13 @@ class CoreWorkload {
   std::string random_bytes_;  // printable random bytes shared by all clients; values are views into it
 };
 
-class CoreWorkloadThread : private RecordVerifier {
+class CoreWorkloadThread final : public WorkloadThread, private RecordVerifier {
  public:
   CoreWorkloadThread(CoreWorkload& w, int thread_id);
   // Load phase: inserts the next record of the shared load sequence.
-  void DoInsert(MeasuredSession& db);
+  void DoInsert(MeasuredSession& db) override;
   // Run phase: one operation chosen by the proportions.
-  void DoTransaction(MeasuredSession& db);
+  void DoTransaction(MeasuredSession& db) override;
 
   // Exposed for tests: the next key number the chooser would pick.
   std::int64_t NextKeynum();
