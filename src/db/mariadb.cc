@@ -38,6 +38,11 @@
 // scan of it returns nothing. Table schemas are cached per store; a table
 // dropped or altered by someone else fails one operation (ERROR), after
 // which its schema is read again (and the table created again by an insert).
+// Transactions (Session::Begin): START TRANSACTION at mariadb.isolation,
+// the operations, then COMMIT or ROLLBACK; with TxOptions::lock_reads reads
+// inside are SELECT ... FOR UPDATE. A deadlock or lock wait timeout (1213,
+// 1205) is ABORTED; a connection lost inside a transaction fails the rest
+// of it (ERROR) instead of reconnecting in the middle.
 #include <errmsg.h>
 #include <mysql.h>
 #include <mysqld_error.h>
@@ -162,7 +167,12 @@ class Connection {
   bool connected() const { return m_ != nullptr; }
   std::int64_t deadline() const { return deadline_; }
   void set_deadline(std::int64_t d) { deadline_ = d; }
-  void StartOp() { deadline_ = net::DeadlineAfterMs(opts_->timeout_ms); }
+  void StartOp() {
+    deadline_ = net::DeadlineAfterMs(opts_->timeout_ms);
+    last_errno_ = 0;
+  }
+  // The server's error number of the last failure of this operation (0: none).
+  unsigned int last_errno() const { return last_errno_; }
   std::uint64_t reconnects() const { return failed_connects_; }
 
   // Connects until the deadline; false and *error ("<reason>") on failure.
@@ -306,6 +316,7 @@ class Connection {
   // broken. Returns false (for `return Failed(...)`).
   bool Failed(unsigned int err) {
     last_error_ = m_ != nullptr ? mysql_error(m_) : "not connected";
+    last_errno_ = err;
     if (IsConnectionError(err)) Disconnect(true);
     return false;
   }
@@ -332,6 +343,7 @@ class Connection {
   std::int64_t backoff_ns_ = 0;
   std::uint64_t failed_connects_ = 0;
   std::string last_error_;
+  unsigned int last_errno_ = 0;
 };
 
 // ---- Schema ----------------------------------------------------------------
@@ -401,6 +413,7 @@ class MariadbStore final : public Store {
     c.persistent = true;
     c.atomic_update = true;  // one UPDATE statement
     c.waits_through_io = true;
+    c.transactions = true;  // START TRANSACTION ... COMMIT at mariadb.isolation
     return c;
   }
 
@@ -532,8 +545,8 @@ struct CachedStmt {
 // and schema version.
 struct TableState {
   std::shared_ptr<const TableSchema> schema;
-  Stmt insert, read_all, scan_all, remove;
-  std::vector<CachedStmt> reads, scans, updates;
+  Stmt insert, read_all, scan_all, remove, read_all_locked;
+  std::vector<CachedStmt> reads, scans, updates, reads_locked;
 };
 
 class MariadbSession final : public Session {
@@ -555,7 +568,9 @@ class MariadbSession final : public Session {
       if (!st.ok()) return st;
       TableState* t = Table(table, false);
       if (t == nullptr) return table_error_ ? Errored() : Status::NotFound();
-      MYSQL_STMT* s = fields.all ? AllStmt(t, &t->read_all, false) : SelectedStmt(t, fields, false);
+      const bool lock = in_tx_ && lock_reads_;
+      MYSQL_STMT* s = fields.all ? AllStmt(t, lock ? &t->read_all_locked : &t->read_all, false, lock)
+                                 : SelectedStmt(t, fields, false, lock);
       if (s == nullptr) return Errored();
       ResetParams(1);
       BindBytes(0, key);
@@ -636,6 +651,37 @@ class MariadbSession final : public Session {
     });
   }
 
+  Status Begin(const TxOptions& options) override {
+    return Guard([&] {
+      if (in_tx_) return Status::Error();
+      if (Status st = Begin(); !st.ok()) return st;
+      if (!conn_.Query("START TRANSACTION")) return Errored();
+      in_tx_ = true;
+      lock_reads_ = options.lock_reads;
+      return Status::Ok();
+    });
+  }
+
+  Status Commit() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Error();
+      in_tx_ = false;
+      conn_.StartOp();
+      if (!conn_.connected() || !conn_.Query("COMMIT")) return Errored();
+      return Status::Ok();
+    });
+  }
+
+  Status Abort() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Ok();
+      in_tx_ = false;
+      conn_.StartOp();
+      if (!conn_.connected() || !conn_.Query("ROLLBACK")) return Errored();
+      return Status::Ok();
+    });
+  }
+
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
       Status st = Begin();
@@ -658,6 +704,7 @@ class MariadbSession final : public Session {
   // re-prepared after a reconnect).
   Status Begin() {
     conn_.StartOp();
+    if (in_tx_ && !conn_.connected()) return Status::Error();  // the transaction went with the connection
     bool reconnected = false;
     Status st = conn_.Ensure(&reconnected);
     if (!st.ok()) {
@@ -673,6 +720,8 @@ class MariadbSession final : public Session {
   // with it (detached by mysql_close, freed here without a round trip).
   Status Errored() {
     if (!conn_.connected()) tables_.clear();
+    const unsigned int err = conn_.last_errno();
+    if (err == ER_LOCK_DEADLOCK || err == ER_LOCK_WAIT_TIMEOUT) return Status(Status::kAborted);
     return Status::Error();
   }
 
@@ -783,7 +832,7 @@ class MariadbSession final : public Session {
   }
 
   // "SELECT YCSB_KEY, <cols> FROM t WHERE ..." for reads or scans.
-  std::string SelectSql(const TableState* t, const std::vector<int>* cols, bool scan) const {
+  std::string SelectSql(const TableState* t, const std::vector<int>* cols, bool scan, bool lock = false) const {
     std::string sql = "SELECT YCSB_KEY";
     const auto& columns = t->schema->columns;
     if (cols == nullptr) {
@@ -793,17 +842,18 @@ class MariadbSession final : public Session {
     }
     sql += " FROM " + Quote(t->schema->name);
     sql += scan ? " WHERE YCSB_KEY>=? ORDER BY YCSB_KEY LIMIT ?" : " WHERE YCSB_KEY=?";
+    if (lock) sql += " FOR UPDATE";
     return sql;
   }
 
-  MYSQL_STMT* AllStmt(TableState* t, Stmt* slot, bool scan) {
-    if (!*slot) *slot = Prepare(t->schema->name, SelectSql(t, nullptr, scan));
+  MYSQL_STMT* AllStmt(TableState* t, Stmt* slot, bool scan, bool lock = false) {
+    if (!*slot) *slot = Prepare(t->schema->name, SelectSql(t, nullptr, scan, lock));
     return slot->get();
   }
 
   // The statement selecting the columns named by `fields` (in column
   // order; names that are not columns are ignored). selected_ holds them.
-  MYSQL_STMT* SelectedStmt(TableState* t, const FieldSelector& fields, bool scan) {
+  MYSQL_STMT* SelectedStmt(TableState* t, const FieldSelector& fields, bool scan, bool lock = false) {
     selected_.clear();
     for (std::string_view n : fields.names) {
       int c = FindColumn(*t->schema, n, 0);
@@ -811,8 +861,8 @@ class MariadbSession final : public Session {
     }
     std::sort(selected_.begin(), selected_.end());
     selected_.erase(std::unique(selected_.begin(), selected_.end()), selected_.end());
-    auto& cache = scan ? t->scans : t->reads;
-    return Cached(t, &cache, selected_, [&] { return SelectSql(t, &selected_, scan); });
+    auto& cache = scan ? t->scans : lock ? t->reads_locked : t->reads;
+    return Cached(t, &cache, selected_, [&] { return SelectSql(t, &selected_, scan, lock); });
   }
 
   MYSQL_STMT* UpdateStmt(TableState* t) {
@@ -982,6 +1032,8 @@ class MariadbSession final : public Session {
   std::vector<my_bool> nulls_;
   std::vector<my_bool> truncated_;
   RecordSet scratch_;
+  bool in_tx_ = false;       // between Begin and Commit/Abort
+  bool lock_reads_ = false;  // the transaction's reads are SELECT ... FOR UPDATE
 };
 
 std::unique_ptr<Session> MariadbStore::NewSession(int) { return std::make_unique<MariadbSession>(this); }
