@@ -40,6 +40,12 @@
 // updates use a small per-session cache keyed by the column set, looked up
 // without allocating.
 //
+// Transactions (Session::Begin): BEGIN IMMEDIATE ... COMMIT on the
+// session's connection, holding this process's write lock from BEGIN to
+// COMMIT/ROLLBACK (with sqlite.serialize_writes): SQLite has one writer, so
+// transactions are serializable; waiting for another process past
+// sqlite.busy_timeout_ms is SERVICE_UNAVAILABLE.
+//
 // Operations:
 //   Insert = INSERT OR REPLACE INTO t(YCSB_KEY, every column) VALUES(...):
 //            NULL for absent fields, so the record has exactly these fields
@@ -319,6 +325,7 @@ class SqliteStore final : public Store {
     c.scan = true;
     c.persistent = true;
     c.atomic_update = true;  // one UPDATE statement
+    c.transactions = true;   // BEGIN IMMEDIATE ... COMMIT
     return c;
   }
 
@@ -529,7 +536,40 @@ class SqliteSession final : public Session {
   }
   ~SqliteSession() override {
     tables_.clear();  // finalize every statement first
-    sqlite3_close_v2(db_);
+    sqlite3_close_v2(db_);  // rolls back a transaction left open
+  }
+
+  Status Begin(const TxOptions&) override {
+    return Guard([&] {
+      if (in_tx_) return Status::Error();
+      tx_lock_ = store_->WriteLock();
+      const int rc = sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+      if (rc != SQLITE_OK) {
+        tx_lock_ = std::unique_lock<std::mutex>();
+        return FromCode(rc);
+      }
+      in_tx_ = true;
+      return Status::Ok();
+    });
+  }
+  Status Commit() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Error();
+      const int rc = sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+      if (rc != SQLITE_OK) return FromCode(rc);  // still open: Abort rolls it back
+      in_tx_ = false;
+      tx_lock_ = std::unique_lock<std::mutex>();
+      return Status::Ok();
+    });
+  }
+  Status Abort() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Ok();
+      in_tx_ = false;
+      if (sqlite3_get_autocommit(db_) == 0) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      tx_lock_ = std::unique_lock<std::mutex>();
+      return Status::Ok();
+    });
   }
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
@@ -782,7 +822,8 @@ class SqliteSession final : public Session {
 
   // Steps a write statement under the process's write lock.
   Status StepWrite(sqlite3_stmt* s, int* changes) {
-    std::unique_lock lock = store_->WriteLock();
+    // A transaction holds the write lock already (tx_lock_).
+    std::unique_lock lock = in_tx_ ? std::unique_lock<std::mutex>() : store_->WriteLock();
     int rc = sqlite3_step(s);
     *changes = sqlite3_changes(db_);
     return rc == SQLITE_DONE ? Status::Ok() : FromCode(rc);
@@ -796,6 +837,8 @@ class SqliteSession final : public Session {
   std::vector<int> columns_;    // column of each field of an insert/update
   std::vector<int> selected_;   // columns of a selected read/scan
   std::vector<std::string_view> missing_;  // fields without a column
+  bool in_tx_ = false;                     // between Begin and Commit/Abort
+  std::unique_lock<std::mutex> tx_lock_;   // the process's write lock, held by a transaction
 };
 
 std::unique_ptr<Session> SqliteStore::NewSession(int) {
