@@ -125,11 +125,11 @@ TEST_P(ClosedEconomyBindingTest, HoldsOnEveryTransactionalBinding) {
                                    {"tx.retries", "50"}}) {
       s.push_back(kv);
     }
-    Outcome o = RunClosedEconomy(b, s, 4, 600);
+    Outcome o = RunClosedEconomy(b, s, 4, 300);
     EXPECT_TRUE(o.validation.passed) << o.validation.summary;
     const OpResult* transfer = test_util::FindOp(o.run, "TRANSFER");
     ASSERT_NE(transfer, nullptr);
-    EXPECT_GT(transfer->return_codes[Status::kOk], 300u);
+    EXPECT_GT(transfer->return_codes[Status::kOk], 150u);
     // Only aborts fail a transfer: nothing else went wrong.
     const OpResult* failed = test_util::FindOp(o.run, "TRANSFER-FAILED");
     if (failed != nullptr) {
@@ -181,33 +181,33 @@ TEST(ClosedEconomyAnomalyTest, PostgresqlReadCommittedLosesUpdatesSerializableAn
   {
     Settings s = ContendedTransfers(server);
     s.emplace_back("postgresql.isolation", "read_committed");
-    Outcome o = RunClosedEconomy(pg, s, 8, 1500);
+    Outcome o = RunClosedEconomy(pg, s, 8, 800);
     // Two transfers read the same balance, both write: one update is lost.
     EXPECT_FALSE(o.validation.passed) << o.validation.summary;
     EXPECT_NE(o.validation.summary.find("VIOLATED"), std::string::npos) << o.validation.summary;
     const OpResult* t = test_util::FindOp(o.run, "TRANSFER");
     ASSERT_NE(t, nullptr);
-    EXPECT_EQ(t->return_codes[Status::kOk], 1500u);  // no transfer noticed anything
+    EXPECT_EQ(t->return_codes[Status::kOk], 800u);  // no transfer noticed anything
   }
   {
     Settings s = ContendedTransfers(server);
     s.emplace_back("postgresql.isolation", "serializable");
-    Outcome o = RunClosedEconomy(pg, s, 8, 1500);
+    Outcome o = RunClosedEconomy(pg, s, 8, 800);
     EXPECT_TRUE(o.validation.passed) << o.validation.summary;
     const OpResult* t = test_util::FindOp(o.run, "TRANSFER");
     ASSERT_NE(t, nullptr);
-    EXPECT_EQ(t->return_codes[Status::kOk], 1500u);
+    EXPECT_EQ(t->return_codes[Status::kOk], 800u);
     EXPECT_GT(t->return_codes[Status::kAborted], 0u);  // conflicts were caught and retried
   }
   {
     Settings s = ContendedTransfers(server);
     s.emplace_back("postgresql.isolation", "read_committed");
     s.emplace_back("closedeconomy.lock", "for_update");
-    Outcome o = RunClosedEconomy(pg, s, 8, 1500);
+    Outcome o = RunClosedEconomy(pg, s, 8, 800);
     EXPECT_TRUE(o.validation.passed) << o.validation.summary;
     const OpResult* t = test_util::FindOp(o.run, "TRANSFER");
     ASSERT_NE(t, nullptr);
-    EXPECT_EQ(t->return_codes[Status::kOk], 1500u);
+    EXPECT_EQ(t->return_codes[Status::kOk], 800u);
   }
 }
 
@@ -253,7 +253,7 @@ TEST_F(ClosedEconomyCliTest, ViolationExitsOneAndIsRecorded) {
   Settings server;
   STOREBENCH_NEED_SERVER("postgresql", server);
   std::vector<std::string> args = {"bench", "postgresql", "--json", "r.json", "-p", "threadcount=8", "-p",
-                                   "operationcount=1500", "-p", "postgresql.isolation=read_committed"};
+                                   "operationcount=800", "-p", "postgresql.isolation=read_committed"};
   for (const auto& [k, v] : ContendedTransfers(server)) {
     args.push_back("-p");
     args.push_back(k + "=" + v);
