@@ -83,39 +83,59 @@ std::vector<Settings> TransactionalVariants(const std::string& name) {
   return {{}};
 }
 
-class ClosedEconomyBindingTest : public ::testing::TestWithParam<const BindingInfo*> {};
+class ClosedEconomyBindingTest : public ::testing::TestWithParam<const BindingInfo*> {
+ protected:
+  void SetUp() override {
+    if (binding().server) STOREBENCH_NEED_SERVER(binding().name, server_);
+    dir_ = MakeTempDir();
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  const BindingInfo& binding() const { return *GetParam(); }
+
+  // Runs body(settings) for each of the binding's transactional variants
+  // (its own directory, the test server, a fresh table). A binding without
+  // transactions is checked to refuse Begin instead.
+  template <typename Body>
+  void ForEachTransactionalVariant(Body&& body) {
+    const BindingInfo& b = binding();
+    int variant = 0;
+    for (Settings s : TransactionalVariants(b.name)) {
+      if (b.uses_dir) s.emplace_back(b.name + ".dir", dir_ + "/v" + std::to_string(variant++));
+      for (const auto& kv : server_) s.push_back(kv);
+      s.emplace_back("table", test_util::UniqueTable("ce"));
+      std::string label = b.name;
+      for (const auto& [k, v] : s) {
+        if (k.find("isolation") != std::string::npos || k.find("transactions") != std::string::npos ||
+            k.find("lock") != std::string::npos) {
+          label += " " + k + "=" + v;
+        }
+      }
+      SCOPED_TRACE(label);
+      Properties p;
+      for (const auto& [k, v] : s) p.Set(k, v);
+      std::unique_ptr<Store> probe = b.open(p, OpenContext{});
+      const Capabilities caps = probe->capabilities();
+      if (!caps.transactions) {
+        // A binding that says it has none refuses Begin.
+        EXPECT_EQ(probe->NewSession(0)->Begin(TxOptions{}).code(), Status::kNotImplemented);
+        probe->Close();
+        continue;
+      }
+      probe->Close();
+      probe.reset();
+      body(s);
+    }
+  }
+
+  Settings server_;
+  std::string dir_;
+};
 
 TEST_P(ClosedEconomyBindingTest, HoldsOnEveryTransactionalBinding) {
-  const BindingInfo& b = *GetParam();
-  Settings server;
-  if (b.server) STOREBENCH_NEED_SERVER(b.name, server);
-  const std::string dir = MakeTempDir();
-  int variant = 0;
-  for (Settings s : TransactionalVariants(b.name)) {
-    const std::string sub = dir + "/v" + std::to_string(variant++);
-    if (b.uses_dir) s.emplace_back(b.name + ".dir", sub);
-    for (const auto& kv : server) s.push_back(kv);
-    s.emplace_back("table", test_util::UniqueTable("ce"));
-    std::string label = b.name;
-    for (const auto& [k, v] : s) {
-      if (k.find("isolation") != std::string::npos || k.find("transactions") != std::string::npos ||
-          k.find("lock") != std::string::npos) {
-        label += " " + k + "=" + v;
-      }
-    }
-    SCOPED_TRACE(label);
-    Properties p;
-    for (const auto& [k, v] : s) p.Set(k, v);
-    std::unique_ptr<Store> probe = b.open(p, OpenContext{});
-    const Capabilities caps = probe->capabilities();
-    if (!caps.transactions) {
-      // A binding that says it has none refuses Begin (and says why).
-      EXPECT_EQ(probe->NewSession(0)->Begin(TxOptions{}).code(), Status::kNotImplemented);
-      probe->Close();
-      continue;
-    }
-    probe->Close();
-    probe.reset();
+  ForEachTransactionalVariant([&](Settings s) {
     for (const auto& kv : Settings{{"workload", "closedeconomy"},
                                    {"recordcount", "10"},
                                    {"totalcash", "100000"},
@@ -125,7 +145,7 @@ TEST_P(ClosedEconomyBindingTest, HoldsOnEveryTransactionalBinding) {
                                    {"tx.retries", "50"}}) {
       s.push_back(kv);
     }
-    Outcome o = RunClosedEconomy(b, s, 4, 300);
+    Outcome o = RunClosedEconomy(binding(), s, 4, 300);
     EXPECT_TRUE(o.validation.passed) << o.validation.summary;
     const OpResult* transfer = test_util::FindOp(o.run, "TRANSFER");
     ASSERT_NE(transfer, nullptr);
@@ -135,9 +155,57 @@ TEST_P(ClosedEconomyBindingTest, HoldsOnEveryTransactionalBinding) {
     if (failed != nullptr) {
       EXPECT_EQ(failed->service.count(), transfer->return_codes[Status::kAborted]);
     }
-  }
-  std::error_code ec;
-  fs::remove_all(dir, ec);
+  });
+}
+
+// Commit applies a transaction's writes; Abort discards them.
+TEST_P(ClosedEconomyBindingTest, CommitAppliesAbortDiscards) {
+  ForEachTransactionalVariant([&](const Settings& s) {
+    Properties p;
+    std::string table;
+    for (const auto& [k, v] : s) {
+      p.Set(k, v);
+      if (k == "table") table = v;
+    }
+    std::unique_ptr<Store> store = binding().open(p, OpenContext{});
+    {
+      std::unique_ptr<Session> a = store->NewSession(0);
+      auto put = [&](const char* key, const char* value, bool update) {
+        Field f{"field0", value};
+        return update ? a->Update(table, key, std::span<const Field>(&f, 1))
+                      : a->Insert(table, key, std::span<const Field>(&f, 1));
+      };
+      auto get = [&](const char* key) {
+        RecordSet rs;
+        Status st = a->Read(table, key, FieldSelector{}, &rs);
+        if (!st.ok()) return std::string(st.name());
+        return std::string(rs.Find(0, "field0").value_or("<missing>"));
+      };
+      ASSERT_TRUE(put("k1", "1", false).ok());
+      ASSERT_TRUE(put("k2", "2", false).ok());
+      ASSERT_EQ(a->Begin(TxOptions{}), Status::Ok());
+      EXPECT_EQ(get("k1"), "1");
+      EXPECT_EQ(put("k1", "10", true), Status::Ok());
+      EXPECT_EQ(put("k2", "20", true), Status::Ok());
+      EXPECT_EQ(a->Abort(), Status::Ok());
+      EXPECT_EQ(get("k1"), "1");
+      EXPECT_EQ(get("k2"), "2");
+      ASSERT_EQ(a->Begin(TxOptions{}), Status::Ok());
+      EXPECT_EQ(get("k1"), "1");
+      EXPECT_EQ(get("k2"), "2");
+      EXPECT_EQ(put("k1", "11", true), Status::Ok());
+      EXPECT_EQ(put("k2", "21", true), Status::Ok());
+      EXPECT_EQ(a->Commit(), Status::Ok());
+      EXPECT_EQ(get("k1"), "11");
+      EXPECT_EQ(get("k2"), "21");
+      // A second session sees the committed values.
+      std::unique_ptr<Session> b = store->NewSession(1);
+      RecordSet rs;
+      ASSERT_TRUE(b->Read(table, "k2", FieldSelector{}, &rs).ok());
+      EXPECT_EQ(rs.Find(0, "field0").value_or("<missing>"), "21");
+    }
+    store->Close();
+  });
 }
 
 std::vector<const BindingInfo*> StoringBindings() {
