@@ -32,6 +32,7 @@
 #include "runner/runner.h"
 #include "workload/closed_economy.h"
 #include "workload/core_workload.h"
+#include "workload/sql_query.h"
 
 namespace storebench {
 namespace {
@@ -271,7 +272,8 @@ int OtherRankFailed(std::ostream& info) {
 }
 
 // The workload kind named by `workload`: core (YCSB's CoreWorkload, also by
-// its class names) or closedeconomy (YCSB+T's ClosedEconomyWorkload).
+// its class names), closedeconomy (YCSB+T's ClosedEconomyWorkload) or
+// sqlquery (Yardstick's SQL query benchmarks).
 std::string WorkloadKind(const Properties& props) {
   const std::string w = props.GetString("workload", "core");
   if (w == "core" || w == "site.ycsb.workloads.CoreWorkload" || w == "com.yahoo.ycsb.workloads.CoreWorkload") {
@@ -281,9 +283,10 @@ std::string WorkloadKind(const Properties& props) {
       w == "com.yahoo.ycsb.workloads.ClosedEconomyWorkload") {
     return "closedeconomy";
   }
+  if (w == "sqlquery") return "sqlquery";
   throw ConfigError("property 'workload' = '" + w + "' (" + props.OriginOf("workload") +
-                    "): unknown workload; storebench runs core (site.ycsb.workloads.CoreWorkload) and "
-                    "closedeconomy (site.ycsb.workloads.ClosedEconomyWorkload)");
+                    "): unknown workload; storebench runs core (site.ycsb.workloads.CoreWorkload), "
+                    "closedeconomy (site.ycsb.workloads.ClosedEconomyWorkload) and sqlquery");
 }
 
 int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) {
@@ -320,16 +323,26 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     props.Set("client.count", std::to_string(ranks), "mpirun size");
   }
   const std::string workload_kind = WorkloadKind(props);
-  if (workload_kind != "core" && cl.command != "load" && (props.Has("client.id") || props.Has("client.count"))) {
+  if (workload_kind != "core" && (cl.command != "load" || workload_kind == "sqlquery") &&
+      (props.Has("client.id") || props.Has("client.count"))) {
     throw ConfigError("workload=" + workload_kind + " checks the whole store at the end of a run, so its " +
-                      cl.command + " runs in one process (no --part, client.id/client.count or mpirun; load may be split)");
+                      cl.command + " runs in one process (no --part, client.id/client.count or mpirun; closedeconomy's "
+                    "load may be split)");
   }
   const std::string part_line = ApplyPart(props, cl.command, rank_store);
 
   const ClientOptions co = ReadClientOptions(props);
   CoreWorkloadOptions wo;
   std::optional<ClosedEconomyOptions> ceo;
-  if (workload_kind == "closedeconomy") {
+  std::optional<SqlQueryOptions> sqo;
+  if (workload_kind == "sqlquery") {
+    sqo = SqlQueryOptions::FromProperties(props);
+    wo.recordcount = sqo->persons;
+    wo.insertstart = sqo->insertstart;
+    wo.insertcount = sqo->insertcount;
+    wo.operationcount = sqo->operationcount;
+    wo.scanproportion = 0;
+  } else if (workload_kind == "closedeconomy") {
     // The CoreWorkload figures the phases below use: how many to load and run.
     ceo = ClosedEconomyOptions::FromProperties(props);
     wo.table = ceo->table;
@@ -426,6 +439,10 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
                         " and the binding's pipeline depth to 1");
     }
   }
+  if (workload_kind == "sqlquery" && !caps.sql) {
+    throw ConfigError("binding '" + binding.name + "' does not run SQL, which workload=sqlquery needs (sqlite, "
+                      "postgresql and mariadb do)");
+  }
   for (const auto& n : notes) err << "storebench: note: " << n << "\n";
   if (!part_line.empty()) err << part_line << "\n";
 
@@ -444,6 +461,8 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   std::unique_ptr<Workload> workload;
   if (ceo) {
     workload = std::make_unique<ClosedEconomyWorkload>(*ceo);
+  } else if (sqo) {
+    workload = std::make_unique<SqlQueryWorkload>(*sqo);
   } else {
     workload = std::make_unique<CoreWorkload>(wo);
   }
@@ -512,6 +531,9 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     }
     return r;
   };
+
+  // The workload's own setup (sqlquery: its tables, dropped and created for a load).
+  workload->Prepare(*store, cl.command == "load" || is_bench || (cl.command == "run" && !caps.persistent));
 
   // Every rank is set up: from here on they agree before each phase.
   if (!MpiJob::Agree(true)) return OtherRankFailed(err);

@@ -116,6 +116,13 @@ struct TxOptions {
   bool lock_reads = false;
 };
 
+// A parameter of a SQL statement (Session::Sql): an integer, or text.
+struct SqlParam {
+  std::int64_t i = 0;
+  std::string_view text;
+  bool is_text = false;
+};
+
 // Per-thread connection/handle to a store. Used by one thread at a time.
 // Statuses: OK, NOT_FOUND (read/update/delete of a missing key), ERROR, ...
 class Session {
@@ -146,6 +153,16 @@ class Session {
   virtual Status Begin(const TxOptions&) { return Status::NotImplemented(); }
   virtual Status Commit() { return Status::NotImplemented(); }
   virtual Status Abort() { return Status::NotImplemented(); }
+
+  // SQL, for bindings whose capabilities() say `sql` (workload=sqlquery).
+  // Runs one statement written with `?` placeholders in the SQL that
+  // sqlite, postgresql and mariadb share; *rows = rows returned (SELECT) or
+  // changed (INSERT/UPDATE/DELETE), 0 for DDL. The text is a constant of the
+  // caller: bindings may prepare it once and key the cache by its text.
+  virtual Status Sql(std::string_view, std::span<const SqlParam>, std::uint64_t* rows) {
+    *rows = 0;
+    return Status::NotImplemented();
+  }
 };
 
 
@@ -184,6 +201,8 @@ struct Capabilities {
   // a few words for the user, e.g. "rocksdb.transactions=none".
   bool transactions = false;
   std::string why_no_transactions;
+  // Session::Sql works (workload=sqlquery needs it).
+  bool sql = false;
 };
 
 // Where a client sits: its thread, its connection on that thread, and its

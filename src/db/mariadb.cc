@@ -414,6 +414,7 @@ class MariadbStore final : public Store {
     c.atomic_update = true;  // one UPDATE statement
     c.waits_through_io = true;
     c.transactions = true;  // START TRANSACTION ... COMMIT at mariadb.isolation
+    c.sql = true;           // Session::Sql (workload=sqlquery)
     return c;
   }
 
@@ -558,6 +559,7 @@ class MariadbSession final : public Session {
   }
   ~MariadbSession() override {
     tables_.clear();
+    sql_stmts_.clear();
     conn_.Disconnect(false);
   }
 
@@ -682,6 +684,71 @@ class MariadbSession final : public Session {
     });
   }
 
+  // workload=sqlquery's statements: SELECT/INSERT/UPDATE/DELETE prepared
+  // once per connection (keyed by their text); anything else (DDL) run as a
+  // plain query.
+  Status Sql(std::string_view sql, std::span<const SqlParam> params, std::uint64_t* rows) override {
+    return Guard([&] {
+      *rows = 0;
+      if (Status st = Begin(); !st.ok()) return st;
+      const bool select = sql.starts_with("SELECT");
+      const bool dml = select || sql.starts_with("INSERT") || sql.starts_with("UPDATE") || sql.starts_with("DELETE");
+      if (!dml) return conn_.Query(std::string(sql)) ? Status::Ok() : Errored();
+      MYSQL_STMT* s = nullptr;
+      for (auto& [text, stmt] : sql_stmts_) {
+        if (text == sql) s = stmt.get();
+      }
+      if (s == nullptr) {
+        Stmt p = Prepare("", std::string(sql));
+        if (!p) return Errored();
+        s = p.get();
+        sql_stmts_.emplace_back(std::string(sql), std::move(p));
+      }
+      ResetParams(params.size());
+      if (sql_ints_.size() < params.size()) sql_ints_.resize(params.size());
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        if (params[i].is_text) {
+          BindBytes(i, params[i].text);
+          params_[i].buffer_type = MYSQL_TYPE_STRING;
+        } else {
+          sql_ints_[i] = params[i].i;
+          params_[i].buffer_type = MYSQL_TYPE_LONGLONG;
+          params_[i].buffer = &sql_ints_[i];
+        }
+      }
+      if (!params.empty() && mysql_stmt_bind_param(s, params_.data()) != 0) {
+        conn_.Failed(mysql_stmt_errno(s));
+        return Errored();
+      }
+      int ret = 0;
+      int status = mysql_stmt_execute_start(&ret, s);
+      if (!conn_.Drive(status, [&](int r) { return mysql_stmt_execute_cont(&ret, s, r); })) {
+        conn_.TimedOut();
+        return Errored();
+      }
+      if (ret != 0) {
+        conn_.Failed(mysql_stmt_errno(s));
+        return Errored();
+      }
+      if (!select) {
+        *rows = mysql_stmt_affected_rows(s);
+        return Status::Ok();
+      }
+      status = mysql_stmt_store_result_start(&ret, s);
+      if (!conn_.Drive(status, [&](int r) { return mysql_stmt_store_result_cont(&ret, s, r); })) {
+        conn_.TimedOut();
+        return Errored();
+      }
+      if (ret != 0) {
+        conn_.Failed(mysql_stmt_errno(s));
+        return Errored();
+      }
+      *rows = mysql_stmt_num_rows(s);
+      mysql_stmt_free_result(s);
+      return Status::Ok();
+    });
+  }
+
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
       Status st = Begin();
@@ -710,16 +777,23 @@ class MariadbSession final : public Session {
     if (!st.ok()) {
       store_->CountUnavailable();
       tables_.clear();
+      sql_stmts_.clear();
       return st;
     }
-    if (reconnected) tables_.clear();
+    if (reconnected) {
+      tables_.clear();
+      sql_stmts_.clear();
+    }
     return Status::Ok();
   }
 
   // ERROR after a failure; when it broke the connection, the statements go
   // with it (detached by mysql_close, freed here without a round trip).
   Status Errored() {
-    if (!conn_.connected()) tables_.clear();
+    if (!conn_.connected()) {
+      tables_.clear();
+      sql_stmts_.clear();
+    }
     const unsigned int err = conn_.last_errno();
     if (err == ER_LOCK_DEADLOCK || err == ER_LOCK_WAIT_TIMEOUT) return Status(Status::kAborted);
     return Status::Error();
@@ -1034,6 +1108,8 @@ class MariadbSession final : public Session {
   RecordSet scratch_;
   bool in_tx_ = false;       // between Begin and Commit/Abort
   bool lock_reads_ = false;  // the transaction's reads are SELECT ... FOR UPDATE
+  std::vector<std::pair<std::string, Stmt>> sql_stmts_;  // Sql's statements, by their text
+  std::vector<long long> sql_ints_;                      // Sql's integer parameters
 };
 
 std::unique_ptr<Session> MariadbStore::NewSession(int) { return std::make_unique<MariadbSession>(this); }

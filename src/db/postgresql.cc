@@ -516,6 +516,7 @@ class PgStore final : public Store {
     c.atomic_update = true;  // one UPDATE statement
     c.waits_through_io = true;
     c.transactions = true;   // BEGIN ... COMMIT at postgresql.isolation
+    c.sql = true;            // Session::Sql (workload=sqlquery)
     return c;
   }
 
@@ -789,6 +790,69 @@ class PgSession final : public Session {
       if (!in_tx_) return Status::Ok();
       in_tx_ = false;
       return TxCommand("ROLLBACK");
+    });
+  }
+
+  // workload=sqlquery's statements: SELECT/INSERT/UPDATE/DELETE prepared
+  // once per connection (keyed by their text, `?` turned into $n, text
+  // parameters whose types the server infers); anything else (DDL) run as a
+  // plain query.
+  Status Sql(std::string_view sql, std::span<const SqlParam> params, std::uint64_t* rows) override {
+    return Guard([&] {
+      *rows = 0;
+      const std::int64_t deadline = DeadlineAfter(o_.timeout_ms);
+      const bool select = sql.starts_with("SELECT");
+      const bool dml = select || sql.starts_with("INSERT") || sql.starts_with("UPDATE") || sql.starts_with("DELETE");
+      if (!dml) {
+        if (in_tx_ && !InTxConnection()) return Status::Error();
+        if (Status st = conn_.Ensure(deadline); !st.ok()) return st;
+        result_.Reset();
+        const std::string text(sql);
+        if (PQsendQueryParams(conn_.get(), text.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 0) {
+          conn_.Drop();
+          return Status::Error();
+        }
+        if (Status st = conn_.Finish(deadline, &result_); !st.ok()) return st;
+        return conn_.Check(result_, PGRES_COMMAND_OK);
+      }
+      Stmt* s = nullptr;
+      for (auto& [text, stmt] : sql_stmts_) {
+        if (text == sql) s = &stmt;
+      }
+      if (s == nullptr) {
+        Stmt stmt;
+        int n = 0;
+        for (char c : sql) {
+          if (c == '?') {
+            stmt.sql += "$" + std::to_string(++n);
+          } else {
+            stmt.sql += c;
+          }
+        }
+        stmt.params = n;
+        sql_stmts_.emplace_back(std::string(sql), std::move(stmt));
+        s = &sql_stmts_.back().second;
+      }
+      Begin();
+      if (sql_params_.size() < params.size()) sql_params_.resize(params.size());
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        if (params[i].is_text) {
+          sql_params_[i].assign(params[i].text);
+        } else {
+          char buf[24];
+          auto [end, ec] = std::to_chars(buf, buf + sizeof buf, params[i].i);
+          sql_params_[i].assign(buf, static_cast<std::size_t>(end - buf));
+        }
+      }
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        values_.push_back(sql_params_[i].c_str());
+        lengths_.push_back(0);
+        formats_.push_back(0);  // text
+      }
+      Status st = Execute(s, deadline, select ? PGRES_TUPLES_OK : PGRES_COMMAND_OK, "");
+      if (!st.ok()) return st;
+      *rows = Affected();
+      return Status::Ok();
     });
   }
 
@@ -1072,6 +1136,8 @@ class PgSession final : public Session {
   bool in_tx_ = false;                     // between Begin and Commit/Abort
   bool lock_reads_ = false;                // the transaction's reads are SELECT ... FOR UPDATE
   std::uint64_t tx_generation_ = 0;        // the connection it began on
+  std::vector<std::pair<std::string, Stmt>> sql_stmts_;  // Sql's statements, by their text
+  std::vector<std::string> sql_params_;    // Sql's parameters as text
 };
 
 std::unique_ptr<Session> PgStore::NewSession(int) { return std::make_unique<PgSession>(this); }

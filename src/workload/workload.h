@@ -33,6 +33,9 @@ class Workload {
   virtual std::vector<OpType> OpTypes(bool loading) const = 0;
   // The state of client `thread_id` (0-based over all clients of the process).
   virtual std::unique_ptr<WorkloadThread> NewWorkloadThread(int thread_id) = 0;
+  // Before the first phase: sets the store up (sqlquery: drops and creates
+  // its tables when `loading`). Throws SetupError.
+  virtual void Prepare(Store&, bool /*loading*/) {}
   // After the run phase: checks what the run left in the store through a
   // session of its own (closed economy: the sum of the balances). nullopt
   // when the workload has nothing to check. Throws SetupError when the
