@@ -35,7 +35,8 @@
 // transaction that holds no lock waits for its first; one that holds some
 // tries the next for a while (kTxLockTries yields) and then aborts
 // (ABORTED), so two transactions never wait for each other in a cycle.
-// Everything else sees a transaction's writes all at once, at Commit.
+// Everything else sees a transaction's writes all at once, at Commit. A
+// scan inside a transaction is NOT_IMPLEMENTED.
 //
 // Data lives only as long as the Store (capabilities.persistent = false).
 #include <algorithm>
@@ -318,6 +319,11 @@ Status MemorySession::Read(std::string_view, std::string_view key, const FieldSe
 
 Status MemorySession::Scan(std::string_view, std::string_view start_key, std::uint64_t count,
                            const FieldSelector& fields, RecordSet* out) {
+  // Not inside a transaction: it would wait for the shard locks this session holds.
+  if (in_tx_) {
+    out->Clear();
+    return Status::NotImplemented();
+  }
   try {
     out->Clear();
     std::uint64_t found = 0;
