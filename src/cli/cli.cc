@@ -33,7 +33,9 @@
 #include "report/text_report.h"
 #include "runner/clock.h"
 #include "runner/runner.h"
+#include "workload/closed_economy.h"
 #include "workload/core_workload.h"
+#include "workload/sql_query.h"
 
 namespace storebench {
 namespace {
@@ -280,6 +282,24 @@ int OtherRankFailed(std::ostream& info) {
   return 2;
 }
 
+// The workload kind named by `workload`: core (YCSB's CoreWorkload, also by
+// its class names), closedeconomy (YCSB+T's ClosedEconomyWorkload) or
+// sqlquery (Yardstick's SQL query benchmarks).
+std::string WorkloadKind(const Properties& props) {
+  const std::string w = props.GetString("workload", "core");
+  if (w == "core" || w == "site.ycsb.workloads.CoreWorkload" || w == "com.yahoo.ycsb.workloads.CoreWorkload") {
+    return "core";
+  }
+  if (w == "closedeconomy" || w == "site.ycsb.workloads.ClosedEconomyWorkload" ||
+      w == "com.yahoo.ycsb.workloads.ClosedEconomyWorkload") {
+    return "closedeconomy";
+  }
+  if (w == "sqlquery") return "sqlquery";
+  throw ConfigError("property 'workload' = '" + w + "' (" + props.OriginOf("workload") +
+                    "): unknown workload; storebench runs core (site.ycsb.workloads.CoreWorkload), "
+                    "closedeconomy (site.ycsb.workloads.ClosedEconomyWorkload) and sqlquery");
+}
+
 int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) {
   const bool mpi = MpiJob::Active();
   const int rank = MpiJob::Rank(), ranks = MpiJob::Size();
@@ -313,10 +333,38 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     props.Set("client.id", std::to_string(rank), "mpirun rank");
     props.Set("client.count", std::to_string(ranks), "mpirun size");
   }
+  const std::string workload_kind = WorkloadKind(props);
+  if (workload_kind != "core" && (cl.command != "load" || workload_kind == "sqlquery") &&
+      (props.Has("client.id") || props.Has("client.count"))) {
+    throw ConfigError("workload=" + workload_kind + " checks the whole store at the end of a run, so its " +
+                      cl.command + " runs in one process (no --part, client.id/client.count or mpirun; closedeconomy's "
+                    "load may be split)");
+  }
   const std::string part_line = ApplyPart(props, cl.command, rank_store);
 
   const ClientOptions co = ReadClientOptions(props);
-  CoreWorkloadOptions wo = CoreWorkloadOptions::FromProperties(props);
+  CoreWorkloadOptions wo;
+  std::optional<ClosedEconomyOptions> ceo;
+  std::optional<SqlQueryOptions> sqo;
+  if (workload_kind == "sqlquery") {
+    sqo = SqlQueryOptions::FromProperties(props);
+    wo.recordcount = sqo->persons;
+    wo.insertstart = sqo->insertstart;
+    wo.insertcount = sqo->insertcount;
+    wo.operationcount = sqo->operationcount;
+    wo.scanproportion = 0;
+  } else if (workload_kind == "closedeconomy") {
+    // The CoreWorkload figures the phases below use: how many to load and run.
+    ceo = ClosedEconomyOptions::FromProperties(props);
+    wo.table = ceo->table;
+    wo.recordcount = ceo->recordcount;
+    wo.insertstart = ceo->insertstart;
+    wo.insertcount = ceo->insertcount;
+    wo.operationcount = ceo->operationcount;
+    wo.scanproportion = 0;
+  } else {
+    wo = CoreWorkloadOptions::FromProperties(props);
+  }
   if (!part_line.empty() && (cl.command == "bench" || rank_store)) wo.run_insert_base = wo.insertstart + wo.insertcount;
 
   std::vector<std::string> notes;
@@ -394,6 +442,21 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   if ((wo.batch_size > 1 || wo.batchinsertproportion > 0) && !caps.native_batch_insert) {
     notes.push_back("binding '" + binding.name + "' has no native batch insert: BATCH-INSERT inserts the records one by one");
   }
+  if (workload_kind == "closedeconomy") {
+    if (!caps.transactions) {
+      throw ConfigError("binding '" + binding.name + "' has no transactions" +
+                        (caps.why_no_transactions.empty() ? std::string() : " (" + caps.why_no_transactions + ")") +
+                        ", which workload=closedeconomy needs");
+    }
+    if (caps.pipeline > 1 || co.connections > 1) {
+      throw ConfigError("workload=closedeconomy runs one transaction per connection at a time: set connections=1"
+                        " and the binding's pipeline depth to 1");
+    }
+  }
+  if (workload_kind == "sqlquery" && !caps.sql) {
+    throw ConfigError("binding '" + binding.name + "' does not run SQL, which workload=sqlquery needs (sqlite, "
+                      "postgresql and mariadb do)");
+  }
   for (const auto& n : notes) err << "storebench: note: " << n << "\n";
   if (!part_line.empty()) err << part_line << "\n";
 
@@ -409,7 +472,14 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
                                   .count());
   }
 
-  CoreWorkload workload(wo);
+  std::unique_ptr<Workload> workload;
+  if (ceo) {
+    workload = std::make_unique<ClosedEconomyWorkload>(*ceo);
+  } else if (sqo) {
+    workload = std::make_unique<SqlQueryWorkload>(*sqo);
+  } else {
+    workload = std::make_unique<CoreWorkload>(wo);
+  }
   SteadyClock clock;
   RunnerOptions ro;
   ro.threads = co.threads;
@@ -465,7 +535,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
         }
       };
     }
-    Runner runner(*store, workload, o, clock, &err);
+    Runner runner(*store, *workload, o, clock, &err);
     PhaseResult r = runner.Run();
     r.disk_bytes = store->DiskUsageBytes();
     r.store_stats = store->Stats();
@@ -476,6 +546,9 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     }
     return r;
   };
+
+  // The workload's own setup (sqlquery: its tables, dropped and created for a load).
+  workload->Prepare(*store, cl.command == "load" || is_bench || (cl.command == "run" && !caps.persistent));
 
   // Every rank is set up: from here on they agree before each phase.
   if (!MpiJob::Agree(true)) return OtherRankFailed(err);
@@ -502,6 +575,8 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
         << " operations on " << binding.name << " with " << co.threads << " thread(s)"
         << (co.target > 0 ? ", target " + std::to_string(static_cast<long long>(co.target)) + " ops/s" : "") << "\n";
     report.phases.push_back(run_phase(false, true));
+    // Workloads that check themselves do it now (closed economy: the sum).
+    if (std::optional<ValidationResult> v = workload->Validate(*store)) report.phases.back().validation = std::move(*v);
   }
   for (const auto& [k, v] : props.Effective()) report.properties.emplace_back(k, IsSecretProperty(k) ? "<redacted>" : v);
 
@@ -581,6 +656,13 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     err << "storebench: data integrity check failed for " << integrity << " read(s)\n";
     return 1;
   }
+  bool validation_failed = false;
+  for (const auto& ph : report.phases) {
+    if (!ph.validation) continue;
+    err << "storebench: " << ph.validation->summary << "\n";
+    validation_failed = validation_failed || !ph.validation->passed;
+  }
+  if (validation_failed) return 1;
   for (const auto& ph : report.phases) {
     if (ph.errors_exceeded) {
       err << "storebench: stopped the " << ph.phase << " phase after more than errors.max=" << co.max_errors
@@ -628,8 +710,12 @@ int RunMerge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
     err << "storebench: merged " << inputs.size() << " part(s) into " << cl.output_file << "\n";
   }
   std::uint64_t integrity = 0;
-  for (const auto& ph : merged.phases) integrity += ph.integrity_failures;
-  return integrity > 0 ? 1 : 0;
+  bool validation_failed = false;
+  for (const auto& ph : merged.phases) {
+    integrity += ph.integrity_failures;
+    validation_failed = validation_failed || (ph.validation && !ph.validation->passed);
+  }
+  return integrity > 0 || validation_failed ? 1 : 0;
 }
 
 // --explain: the command line with every flag turned into the -p properties

@@ -172,6 +172,21 @@ class RecordBatch {
   std::vector<Field> fields_;  // views into arena_, parallel to spans_
 };
 
+// What a transaction asks of the store (Session::Begin).
+struct TxOptions {
+  // Reads inside the transaction lock the records they return until it
+  // ends (SELECT ... FOR UPDATE), for stores whose reads do not lock by
+  // themselves at their isolation level. Stores that always lock ignore it.
+  bool lock_reads = false;
+};
+
+// A parameter of a SQL statement (Session::Sql): an integer, or text.
+struct SqlParam {
+  std::int64_t i = 0;
+  std::string_view text;
+  bool is_text = false;
+};
+
 // Per-thread connection/handle to a store. Used by one thread at a time.
 // Statuses: OK, NOT_FOUND (read/update/delete of a missing key), ERROR, ...
 class Session {
@@ -204,7 +219,30 @@ class Session {
     }
     return Status::Ok();
   }
+
+  // Transactions, for bindings whose capabilities() say `transactions`.
+  // Begin starts one on this session; the Read/Update/Insert/Delete calls
+  // that follow belong to it until Commit or Abort (Scan is not promised to).
+  // A call inside, or Commit, returns Status::kAborted when the store
+  // aborted the transaction (conflict, deadlock, serialization failure); the
+  // caller then calls Abort (harmless when the store has already ended the
+  // transaction) and may retry from Begin. Any other failure inside is
+  // followed by Abort too. Not nestable.
+  virtual Status Begin(const TxOptions&) { return Status::NotImplemented(); }
+  virtual Status Commit() { return Status::NotImplemented(); }
+  virtual Status Abort() { return Status::NotImplemented(); }
+
+  // SQL, for bindings whose capabilities() say `sql` (workload=sqlquery).
+  // Runs one statement written with `?` placeholders in the SQL that
+  // sqlite, postgresql and mariadb share; *rows = rows returned (SELECT) or
+  // changed (INSERT/UPDATE/DELETE), 0 for DDL. The text is a constant of the
+  // caller: bindings may prepare it once and key the cache by its text.
+  virtual Status Sql(std::string_view, std::span<const SqlParam>, std::uint64_t* rows) {
+    *rows = 0;
+    return Status::NotImplemented();
+  }
 };
+
 
 // Runs a session operation's body and turns anything it throws (bad_alloc
 // from a growing buffer, an engine's C++ exception) into Status::Error(), so
@@ -240,6 +278,12 @@ struct Capabilities {
   // Session::BatchInsert writes a batch in one native operation (a write
   // batch, one transaction, a pipeline) rather than the default loop.
   bool native_batch_insert = false;
+  // Session::Begin/Commit/Abort work (closed economy needs them); when not,
+  // a few words for the user, e.g. "rocksdb.transactions=none".
+  bool transactions = false;
+  std::string why_no_transactions;
+  // Session::Sql works (workload=sqlquery needs it).
+  bool sql = false;
 };
 
 // Where a client sits: its thread, its connection on that thread, and its

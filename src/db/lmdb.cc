@@ -127,7 +127,26 @@ class LmdbSession final : public Session {
       : store_(store), env_(env), rtxn_(rtxn), max_key_(max_key) {}
   ~LmdbSession() override {
     if (cursor_ != nullptr) mdb_cursor_close(cursor_);
+    if (wtxn_ != nullptr) mdb_txn_abort(wtxn_);
     mdb_txn_abort(rtxn_);
+  }
+
+  // Transactions: one LMDB write transaction, begun by the first operation
+  // after Begin (once its table is known: opening a table takes a write
+  // transaction of its own) and committed by Commit. LMDB has one writer at
+  // a time, so transactions are serializable and never abort; they wait.
+  // A transaction uses one table, the one its first operation names.
+  Status Begin(const TxOptions&) override {
+    if (in_tx_) return Status::Error();
+    in_tx_ = true;
+    return Status::Ok();
+  }
+  Status Commit() override;
+  Status Abort() override {
+    in_tx_ = false;
+    if (wtxn_ != nullptr) mdb_txn_abort(wtxn_);
+    wtxn_ = nullptr;
+    return Status::Ok();
   }
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields,
@@ -173,6 +192,13 @@ class LmdbSession final : public Session {
   MDB_dbi cached_dbi_ = 0;
   bool have_cached_ = false;
   std::string buf_;  // encoded or merged record
+  bool in_tx_ = false;         // between Begin and Commit/Abort
+  MDB_txn* wtxn_ = nullptr;    // the transaction's write txn, once begun
+  // The transaction's write txn, begun now if needed; null on failure.
+  MDB_txn* TxTxn() {
+    if (wtxn_ == nullptr && mdb_txn_begin(env_, nullptr, 0, &wtxn_) != 0) wtxn_ = nullptr;
+    return wtxn_;
+  }
 };
 
 class LmdbStore final : public Store {
@@ -217,6 +243,7 @@ class LmdbStore final : public Store {
     c.persistent = true;
     c.atomic_update = true;  // get + merge + put in one write transaction
     c.native_batch_insert = true;  // one write transaction
+    c.transactions = true;   // one write transaction (LMDB's single writer)
     return c;
   }
 
@@ -339,6 +366,10 @@ bool LmdbSession::Table(std::string_view table, bool create, MDB_dbi* dbi, Statu
     *dbi = cached_dbi_;
     return true;
   }
+  if (wtxn_ != nullptr) {  // opening a table would wait for our own write txn
+    *status = Status::Error();
+    return false;
+  }
   int rc = store_->FindTable(table, create, dbi);
   if (rc != 0) {
     if (rc == MDB_MAP_FULL) store_->NoteMapFull();
@@ -353,8 +384,27 @@ bool LmdbSession::Table(std::string_view table, bool create, MDB_dbi* dbi, Statu
   return true;
 }
 
+Status LmdbSession::Commit() {
+  if (!in_tx_) return Status::Error();
+  in_tx_ = false;
+  if (wtxn_ == nullptr) return Status::Ok();  // nothing done
+  const int rc = mdb_txn_commit(wtxn_);  // frees it whatever the outcome
+  wtxn_ = nullptr;
+  if (rc == MDB_MAP_FULL) store_->NoteMapFull();
+  return rc == 0 ? Status::Ok() : Status::Error();
+}
+
 template <typename F>
 Status LmdbSession::Write(F&& body) {
+  if (in_tx_) {
+    MDB_txn* t = TxTxn();
+    if (t == nullptr) return Status::Error();
+    const int rc = body(t);
+    if (rc == 0) return Status::Ok();
+    if (rc == MDB_NOTFOUND) return Status::NotFound();
+    if (rc == MDB_MAP_FULL) store_->NoteMapFull();
+    return Status::Error();
+  }
   MDB_txn* txn = nullptr;
   int rc = mdb_txn_begin(env_, nullptr, 0, &txn);
   if (rc == 0) {
@@ -379,10 +429,24 @@ Status LmdbSession::Read(std::string_view table, std::string_view key, const Fie
     MDB_dbi dbi;
     Status st;
     if (!Table(table, false, &dbi, &st)) return st;
+    MDB_val k = Val(key), v;
+    int rc;
+    if (in_tx_) {
+      MDB_txn* t = TxTxn();
+      if (t == nullptr) return Status::Error();
+      rc = mdb_get(t, dbi, &k, &v);
+      if (rc == MDB_NOTFOUND) return Status::NotFound();
+      if (rc != 0) return Status::Error();
+      out->BeginRecord(key);
+      if (!DecodeRecord(View(v), fields, out)) {
+        out->Clear();
+        return Status::Error();
+      }
+      return Status::Ok();
+    }
     Snapshot snap(rtxn_);
     if (!snap.ok()) return Status::Error();
-    MDB_val k = Val(key), v;
-    int rc = mdb_get(rtxn_, dbi, &k, &v);
+    rc = mdb_get(rtxn_, dbi, &k, &v);
     if (rc == MDB_NOTFOUND) return Status::NotFound();
     if (rc != 0) return Status::Error();
     out->BeginRecord(key);

@@ -38,6 +38,11 @@
 // scan of it returns nothing. Table schemas are cached per store; a table
 // dropped or altered by someone else fails one operation (ERROR), after
 // which its schema is read again (and the table created again by an insert).
+// Transactions (Session::Begin): START TRANSACTION at mariadb.isolation,
+// the operations, then COMMIT or ROLLBACK; with TxOptions::lock_reads reads
+// inside are SELECT ... FOR UPDATE. A deadlock or lock wait timeout (1213,
+// 1205) is ABORTED; a connection lost inside a transaction fails the rest
+// of it (ERROR) instead of reconnecting in the middle.
 #include <errmsg.h>
 #include <mysql.h>
 #include <mysqld_error.h>
@@ -163,7 +168,12 @@ class Connection {
   bool connected() const { return m_ != nullptr; }
   std::int64_t deadline() const { return deadline_; }
   void set_deadline(std::int64_t d) { deadline_ = d; }
-  void StartOp() { deadline_ = net::DeadlineAfterMs(opts_->timeout_ms); }
+  void StartOp() {
+    deadline_ = net::DeadlineAfterMs(opts_->timeout_ms);
+    last_errno_ = 0;
+  }
+  // The server's error number of the last failure of this operation (0: none).
+  unsigned int last_errno() const { return last_errno_; }
   std::uint64_t reconnects() const { return failed_connects_; }
 
   // Connects until the deadline; false and *error ("<reason>") on failure.
@@ -307,6 +317,7 @@ class Connection {
   // broken. Returns false (for `return Failed(...)`).
   bool Failed(unsigned int err) {
     last_error_ = m_ != nullptr ? mysql_error(m_) : "not connected";
+    last_errno_ = err;
     if (IsConnectionError(err)) Disconnect(true);
     return false;
   }
@@ -333,6 +344,7 @@ class Connection {
   std::int64_t backoff_ns_ = 0;
   std::uint64_t failed_connects_ = 0;
   std::string last_error_;
+  unsigned int last_errno_ = 0;
 };
 
 // ---- Schema ----------------------------------------------------------------
@@ -403,6 +415,8 @@ class MariadbStore final : public Store {
     c.atomic_update = true;  // one UPDATE statement
     c.waits_through_io = true;
     c.native_batch_insert = true;  // multi-row INSERT ... ON DUPLICATE KEY UPDATE
+    c.transactions = true;  // START TRANSACTION ... COMMIT at mariadb.isolation
+    c.sql = true;           // Session::Sql (workload=sqlquery)
     return c;
   }
 
@@ -534,8 +548,8 @@ struct CachedStmt {
 // and schema version.
 struct TableState {
   std::shared_ptr<const TableSchema> schema;
-  Stmt insert, read_all, scan_all, remove;
-  std::vector<CachedStmt> reads, scans, updates;
+  Stmt insert, read_all, scan_all, remove, read_all_locked;
+  std::vector<CachedStmt> reads, scans, updates, reads_locked;
   std::vector<CachedStmt> batch_inserts;  // multi-row inserts, keyed by {row count}
 };
 
@@ -548,6 +562,7 @@ class MariadbSession final : public Session {
   }
   ~MariadbSession() override {
     tables_.clear();
+    sql_stmts_.clear();
     conn_.Disconnect(false);
   }
 
@@ -558,7 +573,9 @@ class MariadbSession final : public Session {
       if (!st.ok()) return st;
       TableState* t = Table(table, false);
       if (t == nullptr) return table_error_ ? Errored() : Status::NotFound();
-      MYSQL_STMT* s = fields.all ? AllStmt(t, &t->read_all, false) : SelectedStmt(t, fields, false);
+      const bool lock = in_tx_ && lock_reads_;
+      MYSQL_STMT* s = fields.all ? AllStmt(t, lock ? &t->read_all_locked : &t->read_all, false, lock)
+                                 : SelectedStmt(t, fields, false, lock);
       if (s == nullptr) return Errored();
       ResetParams(1);
       BindBytes(0, key);
@@ -693,6 +710,102 @@ class MariadbSession final : public Session {
     });
   }
 
+  Status Begin(const TxOptions& options) override {
+    return Guard([&] {
+      if (in_tx_) return Status::Error();
+      if (Status st = Begin(); !st.ok()) return st;
+      if (!conn_.Query("START TRANSACTION")) return Errored();
+      in_tx_ = true;
+      lock_reads_ = options.lock_reads;
+      return Status::Ok();
+    });
+  }
+
+  Status Commit() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Error();
+      in_tx_ = false;
+      conn_.StartOp();
+      if (!conn_.connected() || !conn_.Query("COMMIT")) return Errored();
+      return Status::Ok();
+    });
+  }
+
+  Status Abort() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Ok();
+      in_tx_ = false;
+      conn_.StartOp();
+      if (!conn_.connected() || !conn_.Query("ROLLBACK")) return Errored();
+      return Status::Ok();
+    });
+  }
+
+  // workload=sqlquery's statements: SELECT/INSERT/UPDATE/DELETE prepared
+  // once per connection (keyed by their text); anything else (DDL) run as a
+  // plain query.
+  Status Sql(std::string_view sql, std::span<const SqlParam> params, std::uint64_t* rows) override {
+    return Guard([&] {
+      *rows = 0;
+      if (Status st = Begin(); !st.ok()) return st;
+      const bool select = sql.starts_with("SELECT");
+      const bool dml = select || sql.starts_with("INSERT") || sql.starts_with("UPDATE") || sql.starts_with("DELETE");
+      if (!dml) return conn_.Query(std::string(sql)) ? Status::Ok() : Errored();
+      MYSQL_STMT* s = nullptr;
+      for (auto& [text, stmt] : sql_stmts_) {
+        if (text == sql) s = stmt.get();
+      }
+      if (s == nullptr) {
+        Stmt p = Prepare("", std::string(sql));
+        if (!p) return Errored();
+        s = p.get();
+        sql_stmts_.emplace_back(std::string(sql), std::move(p));
+      }
+      ResetParams(params.size());
+      if (sql_ints_.size() < params.size()) sql_ints_.resize(params.size());
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        if (params[i].is_text) {
+          BindBytes(i, params[i].text);
+          params_[i].buffer_type = MYSQL_TYPE_STRING;
+        } else {
+          sql_ints_[i] = params[i].i;
+          params_[i].buffer_type = MYSQL_TYPE_LONGLONG;
+          params_[i].buffer = &sql_ints_[i];
+        }
+      }
+      if (!params.empty() && mysql_stmt_bind_param(s, params_.data()) != 0) {
+        conn_.Failed(mysql_stmt_errno(s));
+        return Errored();
+      }
+      int ret = 0;
+      int status = mysql_stmt_execute_start(&ret, s);
+      if (!conn_.Drive(status, [&](int r) { return mysql_stmt_execute_cont(&ret, s, r); })) {
+        conn_.TimedOut();
+        return Errored();
+      }
+      if (ret != 0) {
+        conn_.Failed(mysql_stmt_errno(s));
+        return Errored();
+      }
+      if (!select) {
+        *rows = mysql_stmt_affected_rows(s);
+        return Status::Ok();
+      }
+      status = mysql_stmt_store_result_start(&ret, s);
+      if (!conn_.Drive(status, [&](int r) { return mysql_stmt_store_result_cont(&ret, s, r); })) {
+        conn_.TimedOut();
+        return Errored();
+      }
+      if (ret != 0) {
+        conn_.Failed(mysql_stmt_errno(s));
+        return Errored();
+      }
+      *rows = mysql_stmt_num_rows(s);
+      mysql_stmt_free_result(s);
+      return Status::Ok();
+    });
+  }
+
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
       Status st = Begin();
@@ -715,21 +828,31 @@ class MariadbSession final : public Session {
   // re-prepared after a reconnect).
   Status Begin() {
     conn_.StartOp();
+    if (in_tx_ && !conn_.connected()) return Status::Error();  // the transaction went with the connection
     bool reconnected = false;
     Status st = conn_.Ensure(&reconnected);
     if (!st.ok()) {
       store_->CountUnavailable();
       tables_.clear();
+      sql_stmts_.clear();
       return st;
     }
-    if (reconnected) tables_.clear();
+    if (reconnected) {
+      tables_.clear();
+      sql_stmts_.clear();
+    }
     return Status::Ok();
   }
 
   // ERROR after a failure; when it broke the connection, the statements go
   // with it (detached by mysql_close, freed here without a round trip).
   Status Errored() {
-    if (!conn_.connected()) tables_.clear();
+    if (!conn_.connected()) {
+      tables_.clear();
+      sql_stmts_.clear();
+    }
+    const unsigned int err = conn_.last_errno();
+    if (err == ER_LOCK_DEADLOCK || err == ER_LOCK_WAIT_TIMEOUT) return Status(Status::kAborted);
     return Status::Error();
   }
 
@@ -840,7 +963,7 @@ class MariadbSession final : public Session {
   }
 
   // "SELECT YCSB_KEY, <cols> FROM t WHERE ..." for reads or scans.
-  std::string SelectSql(const TableState* t, const std::vector<int>* cols, bool scan) const {
+  std::string SelectSql(const TableState* t, const std::vector<int>* cols, bool scan, bool lock = false) const {
     std::string sql = "SELECT YCSB_KEY";
     const auto& columns = t->schema->columns;
     if (cols == nullptr) {
@@ -850,17 +973,18 @@ class MariadbSession final : public Session {
     }
     sql += " FROM " + Quote(t->schema->name);
     sql += scan ? " WHERE YCSB_KEY>=? ORDER BY YCSB_KEY LIMIT ?" : " WHERE YCSB_KEY=?";
+    if (lock) sql += " FOR UPDATE";
     return sql;
   }
 
-  MYSQL_STMT* AllStmt(TableState* t, Stmt* slot, bool scan) {
-    if (!*slot) *slot = Prepare(t->schema->name, SelectSql(t, nullptr, scan));
+  MYSQL_STMT* AllStmt(TableState* t, Stmt* slot, bool scan, bool lock = false) {
+    if (!*slot) *slot = Prepare(t->schema->name, SelectSql(t, nullptr, scan, lock));
     return slot->get();
   }
 
   // The statement selecting the columns named by `fields` (in column
   // order; names that are not columns are ignored). selected_ holds them.
-  MYSQL_STMT* SelectedStmt(TableState* t, const FieldSelector& fields, bool scan) {
+  MYSQL_STMT* SelectedStmt(TableState* t, const FieldSelector& fields, bool scan, bool lock = false) {
     selected_.clear();
     for (std::string_view n : fields.names) {
       int c = FindColumn(*t->schema, n, 0);
@@ -868,8 +992,8 @@ class MariadbSession final : public Session {
     }
     std::sort(selected_.begin(), selected_.end());
     selected_.erase(std::unique(selected_.begin(), selected_.end()), selected_.end());
-    auto& cache = scan ? t->scans : t->reads;
-    return Cached(t, &cache, selected_, [&] { return SelectSql(t, &selected_, scan); });
+    auto& cache = scan ? t->scans : lock ? t->reads_locked : t->reads;
+    return Cached(t, &cache, selected_, [&] { return SelectSql(t, &selected_, scan, lock); });
   }
 
   MYSQL_STMT* UpdateStmt(TableState* t) {
@@ -1061,6 +1185,10 @@ class MariadbSession final : public Session {
   std::vector<my_bool> nulls_;
   std::vector<my_bool> truncated_;
   RecordSet scratch_;
+  bool in_tx_ = false;       // between Begin and Commit/Abort
+  bool lock_reads_ = false;  // the transaction's reads are SELECT ... FOR UPDATE
+  std::vector<std::pair<std::string, Stmt>> sql_stmts_;  // Sql's statements, by their text
+  std::vector<long long> sql_ints_;                      // Sql's integer parameters
 };
 
 std::unique_ptr<Session> MariadbStore::NewSession(int) { return std::make_unique<MariadbSession>(this); }

@@ -28,6 +28,16 @@
 // block does not allocate (one that grows it allocates a new block with 1/8
 // headroom). Inserting a new key allocates its block and its index entry.
 //
+// Transactions (Session::Begin): two-phase locking on the shards. A
+// transaction's Read, Update, Insert and Delete take the key's shard lock
+// exclusively and keep it until Commit or Abort; its writes are buffered in
+// the session and applied at Commit, so Abort just forgets them. A
+// transaction that holds no lock waits for its first; one that holds some
+// tries the next for a while (kTxLockTries yields) and then aborts
+// (ABORTED), so two transactions never wait for each other in a cycle.
+// Everything else sees a transaction's writes all at once, at Commit. A
+// scan inside a transaction is NOT_IMPLEMENTED.
+//
 // Data lives only as long as the Store (capabilities.persistent = false).
 #include <algorithm>
 #include <bit>
@@ -40,6 +50,7 @@
 #include <set>
 #include <shared_mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db/binding.h"
@@ -50,6 +61,7 @@ namespace {
 
 constexpr std::int64_t kDefaultShards = 64;
 constexpr std::size_t kScanBatch = 256;  // keys copied per hold of the index lock
+constexpr int kTxLockTries = 200;        // yields before a transaction holding locks gives up on another
 
 // One record: a header, then the key bytes, then `value_cap` bytes of room
 // for the value. Allocated with ::operator new, never copied or moved.
@@ -196,6 +208,7 @@ class MemoryStore;
 class MemorySession final : public Session {
  public:
   explicit MemorySession(MemoryStore* store) : store_(store) {}
+  ~MemorySession() override { Unlock(); }  // a transaction left open ends unapplied
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields,
               RecordSet* out) override;
@@ -204,8 +217,27 @@ class MemorySession final : public Session {
   Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override;
   Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) override;
   Status Delete(std::string_view table, std::string_view key) override;
+  Status Begin(const TxOptions&) override;
+  Status Commit() override;
+  Status Abort() override;
 
  private:
+  // A write buffered by a transaction: the key's whole new value, or its deletion.
+  struct Pending {
+    std::string key;
+    std::string value;
+    bool erase = false;
+  };
+  // Takes the shard lock of `s` for the transaction (see the top).
+  Status LockForTx(Shard& s);
+  void Unlock();
+  Pending* FindPending(std::string_view key);
+  Pending& AddPending(std::string_view key);
+  Status TxRead(std::string_view key, const FieldSelector& fields, RecordSet* out);
+  Status TxWrite(std::string_view key, std::span<const Field> values, bool update, bool erase);
+  // Applies one buffered write (its shard lock held).
+  bool Apply(const Pending& w);
+
   // Stores scratch_ as the value of `rec` (in place, or in a new block that
   // replaces it). False when out of memory or too large.
   bool StoreValue(Shard& s, Rec* rec, std::uint64_t hash);
@@ -214,6 +246,10 @@ class MemorySession final : public Session {
   std::string scratch_;            // encoded or merged record
   std::vector<std::string> keys_;  // scan batch (strings keep their capacity)
   std::string resume_;             // last key of the previous scan batch
+  bool in_tx_ = false;
+  std::vector<Shard*> held_;       // shard locks the transaction holds (exclusively)
+  std::vector<Pending> pending_;   // its writes; the first pending_count_ are in use
+  std::size_t pending_count_ = 0;
 };
 
 class MemoryStore final : public Store {
@@ -227,6 +263,7 @@ class MemoryStore final : public Store {
     c.scan = true;
     c.persistent = false;
     c.atomic_update = true;  // under the shard lock, held exclusively
+    c.transactions = true;   // two-phase locking on the shards
     return c;
   }
   std::vector<std::pair<std::string, std::string>> Stats() override {
@@ -260,6 +297,7 @@ class MemoryStore final : public Store {
 
 Status MemorySession::Read(std::string_view, std::string_view key, const FieldSelector& fields,
                            RecordSet* out) {
+  if (in_tx_) return TxRead(key, fields, out);
   try {
     out->Clear();
     const std::uint64_t h = HashOf(key);
@@ -281,6 +319,11 @@ Status MemorySession::Read(std::string_view, std::string_view key, const FieldSe
 
 Status MemorySession::Scan(std::string_view, std::string_view start_key, std::uint64_t count,
                            const FieldSelector& fields, RecordSet* out) {
+  // Not inside a transaction: it would wait for the shard locks this session holds.
+  if (in_tx_) {
+    out->Clear();
+    return Status::NotImplemented();
+  }
   try {
     out->Clear();
     std::uint64_t found = 0;
@@ -331,6 +374,7 @@ bool MemorySession::StoreValue(Shard& s, Rec* rec, std::uint64_t hash) {
 }
 
 Status MemorySession::Update(std::string_view, std::string_view key, std::span<const Field> values) {
+  if (in_tx_) return TxWrite(key, values, true, false);
   try {
     const std::uint64_t h = HashOf(key);
     Shard& s = store_->ShardFor(h);
@@ -345,6 +389,7 @@ Status MemorySession::Update(std::string_view, std::string_view key, std::span<c
 }
 
 Status MemorySession::Insert(std::string_view, std::string_view key, std::span<const Field> values) {
+  if (in_tx_) return TxWrite(key, values, false, false);
   try {
     EncodeRecord(values, &scratch_);
     const std::uint64_t h = HashOf(key);
@@ -369,6 +414,7 @@ Status MemorySession::Insert(std::string_view, std::string_view key, std::span<c
 }
 
 Status MemorySession::Delete(std::string_view, std::string_view key) {
+  if (in_tx_) return TxWrite(key, {}, false, true);
   const std::uint64_t h = HashOf(key);
   Shard& s = store_->ShardFor(h);
   std::unique_lock lk(s.mu);
@@ -380,6 +426,157 @@ Status MemorySession::Delete(std::string_view, std::string_view key) {
     if (it != store_->index.end()) store_->index.erase(it);
   }
   s.table.Erase(rec, h);
+  return Status::Ok();
+}
+
+Status MemorySession::Begin(const TxOptions&) {
+  if (in_tx_) return Status::Error();
+  in_tx_ = true;
+  pending_count_ = 0;
+  return Status::Ok();
+}
+
+Status MemorySession::LockForTx(Shard& s) {
+  for (Shard* h : held_) {
+    if (h == &s) return Status::Ok();
+  }
+  held_.reserve(held_.size() + 1);  // so that push_back cannot throw with the lock taken
+  if (held_.empty()) {
+    s.mu.lock();
+  } else {
+    for (int i = 0; !s.mu.try_lock(); ++i) {
+      if (i >= kTxLockTries) return Status(Status::kAborted);
+      std::this_thread::yield();
+    }
+  }
+  held_.push_back(&s);
+  return Status::Ok();
+}
+
+void MemorySession::Unlock() {
+  for (Shard* h : held_) h->mu.unlock();
+  held_.clear();
+}
+
+MemorySession::Pending* MemorySession::FindPending(std::string_view key) {
+  for (std::size_t i = 0; i < pending_count_; ++i) {
+    if (pending_[i].key == key) return &pending_[i];
+  }
+  return nullptr;
+}
+
+MemorySession::Pending& MemorySession::AddPending(std::string_view key) {
+  if (pending_count_ == pending_.size()) pending_.emplace_back();
+  Pending& p = pending_[pending_count_++];
+  p.key.assign(key);
+  p.erase = false;
+  return p;
+}
+
+Status MemorySession::TxRead(std::string_view key, const FieldSelector& fields, RecordSet* out) {
+  try {
+    out->Clear();
+    const std::uint64_t h = HashOf(key);
+    if (Status st = LockForTx(store_->ShardFor(h)); !st.ok()) return st;
+    std::string_view value;
+    if (const Pending* p = FindPending(key)) {
+      if (p->erase) return Status::NotFound();
+      value = p->value;
+    } else {
+      const Rec* rec = store_->ShardFor(h).table.Find(key, h);
+      if (rec == nullptr) return Status::NotFound();
+      value = rec->value();
+    }
+    out->BeginRecord(key);
+    if (!DecodeRecord(value, fields, out)) {
+      out->Clear();
+      return Status::Error();
+    }
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    out->Clear();
+    return Status::Error();
+  }
+}
+
+Status MemorySession::TxWrite(std::string_view key, std::span<const Field> values, bool update, bool erase) {
+  try {
+    const std::uint64_t h = HashOf(key);
+    if (Status st = LockForTx(store_->ShardFor(h)); !st.ok()) return st;
+    Pending* p = FindPending(key);
+    if (update) {
+      std::string_view base;
+      if (p != nullptr) {
+        if (p->erase) return Status::NotFound();
+        base = p->value;
+      } else {
+        const Rec* rec = store_->ShardFor(h).table.Find(key, h);
+        if (rec == nullptr) return Status::NotFound();
+        base = rec->value();
+      }
+      if (!MergeRecord(base, values, &scratch_)) return Status::Error();
+    } else if (!erase) {
+      EncodeRecord(values, &scratch_);
+    }
+    if (p == nullptr) p = &AddPending(key);
+    p->erase = erase;
+    if (!erase) p->value.assign(scratch_);
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return Status::Error();
+  }
+}
+
+bool MemorySession::Apply(const Pending& w) {
+  const std::uint64_t h = HashOf(w.key);
+  Shard& s = store_->ShardFor(h);
+  Rec* rec = s.table.Find(w.key, h);
+  if (w.erase) {
+    if (rec == nullptr) return true;
+    std::unique_lock ik(store_->index_mu);
+    auto it = store_->index.find(w.key);
+    if (it != store_->index.end()) store_->index.erase(it);
+    s.table.Erase(rec, h);
+    return true;
+  }
+  scratch_.assign(w.value);
+  if (rec != nullptr) return StoreValue(s, rec, h);
+  std::unique_ptr<Rec, void (*)(Rec*)> fresh(Rec::New(w.key, scratch_, scratch_.size()), Rec::Free);
+  if (!fresh) return false;
+  std::unique_lock ik(store_->index_mu);
+  auto [pos, added] = store_->index.emplace(w.key);
+  try {
+    s.table.InsertNew(fresh.get(), h);
+  } catch (...) {
+    if (added) store_->index.erase(pos);
+    throw;
+  }
+  fresh.release();
+  return true;
+}
+
+Status MemorySession::Commit() {
+  if (!in_tx_) return Status::Error();
+  Status st = Status::Ok();
+  try {
+    // Every write's shard is locked: the writes appear at once. Out of
+    // memory part way leaves the earlier ones applied (ERROR).
+    for (std::size_t i = 0; i < pending_count_ && st.ok(); ++i) {
+      if (!Apply(pending_[i])) st = Status::Error();
+    }
+  } catch (const std::bad_alloc&) {
+    st = Status::Error();
+  }
+  Unlock();
+  in_tx_ = false;
+  pending_count_ = 0;
+  return st;
+}
+
+Status MemorySession::Abort() {
+  Unlock();
+  in_tx_ = false;
+  pending_count_ = 0;
   return Status::Ok();
 }
 

@@ -43,6 +43,13 @@
 // between attempts. Serialization failures and deadlocks (SQLSTATE 40001,
 // 40P01) return ABORTED.
 //
+// Transactions (Session::Begin): BEGIN at the connection's
+// default_transaction_isolation (postgresql.isolation), the operations, then
+// COMMIT or ROLLBACK. With TxOptions::lock_reads, reads inside take
+// SELECT ... FOR UPDATE. A serialization failure or deadlock (in a statement
+// or at COMMIT) is ABORTED; a connection lost inside a transaction fails
+// the rest of it (ERROR) instead of reconnecting in the middle.
+//
 // Setup errors (thrown from `open` and NewSession): "postgresql: cannot
 // connect to HOST:PORT as user USER: <libpq's reason>". The password comes
 // from postgresql.password or STOREBENCH_POSTGRESQL_PASSWORD and is never
@@ -119,7 +126,9 @@ PgOptions ParseOptions(const Properties& props) {
   }
   o.timeout_ms = props.GetInt("postgresql.timeout_ms", 5000, 1, INT_MAX);
   o.isolation = props.GetChoice("postgresql.isolation", "read committed",
-                                {"read committed", "repeatable read", "serializable"});
+                                {"read committed", "repeatable read", "serializable", "read_committed",
+                                 "repeatable_read"});
+  std::replace(o.isolation.begin(), o.isolation.end(), '_', ' ');
   o.synchronous_commit = props.GetBool("postgresql.synchronous_commit", true);
   o.sslmode = props.GetChoice("postgresql.sslmode", "disable", {"disable", "prefer", "require"});
   o.fieldcount = props.GetInt("fieldcount", 10, 1, kMaxFieldColumns);
@@ -508,6 +517,8 @@ class PgStore final : public Store {
     c.atomic_update = true;  // one UPDATE statement
     c.waits_through_io = true;
     c.native_batch_insert = true;  // multi-row INSERT ... ON CONFLICT
+    c.transactions = true;   // BEGIN ... COMMIT at postgresql.isolation
+    c.sql = true;            // Session::Sql (workload=sqlquery)
     return c;
   }
 
@@ -635,8 +646,8 @@ struct CachedStmt {
 // A session's statements for one table, valid for one schema version.
 struct TableState {
   std::shared_ptr<const TableSchema> schema;
-  Stmt insert, read_all, scan_all, remove, exists;
-  std::vector<CachedStmt> reads, scans, updates;
+  Stmt insert, read_all, scan_all, remove, exists, read_all_locked;
+  std::vector<CachedStmt> reads, scans, updates, reads_locked;
   std::vector<CachedStmt> batch_inserts;  // multi-row inserts, keyed by {row count}
 };
 
@@ -655,7 +666,9 @@ class PgSession final : public Session {
       const std::int64_t deadline = DeadlineAfter(o_.timeout_ms);
       TableState* t = nullptr;
       if (Status st = Table(table, deadline, &t); !st.ok()) return st;
-      Stmt* s = fields.all ? AllStmt(t, &t->read_all, false) : SelectedStmt(t, fields, false);
+      const bool lock = in_tx_ && lock_reads_;
+      Stmt* s = fields.all ? AllStmt(t, lock ? &t->read_all_locked : &t->read_all, false, lock)
+                           : SelectedStmt(t, fields, false, lock);
       Begin();
       Bytes(key);
       Status st = Execute(s, deadline, PGRES_TUPLES_OK, table);
@@ -812,6 +825,100 @@ class PgSession final : public Session {
     });
   }
 
+  Status Begin(const TxOptions& options) override {
+    return Guard([&] {
+      if (in_tx_) return Status::Error();
+      if (Status st = conn_.Ensure(DeadlineAfter(o_.timeout_ms)); !st.ok()) return st;
+      tx_generation_ = conn_.generation();
+      if (Status st = TxCommand("BEGIN"); !st.ok()) return st;
+      in_tx_ = true;
+      lock_reads_ = options.lock_reads;
+      return Status::Ok();
+    });
+  }
+
+  Status Commit() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Error();
+      in_tx_ = false;
+      Status st = TxCommand("COMMIT");
+      // A transaction that had failed reports ROLLBACK to its COMMIT.
+      if (st.ok() && std::strcmp(PQcmdStatus(result_.get()), "COMMIT") != 0) st = Status(Status::kAborted);
+      return st;
+    });
+  }
+
+  Status Abort() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Ok();
+      in_tx_ = false;
+      return TxCommand("ROLLBACK");
+    });
+  }
+
+  // workload=sqlquery's statements: SELECT/INSERT/UPDATE/DELETE prepared
+  // once per connection (keyed by their text, `?` turned into $n, text
+  // parameters whose types the server infers); anything else (DDL) run as a
+  // plain query.
+  Status Sql(std::string_view sql, std::span<const SqlParam> params, std::uint64_t* rows) override {
+    return Guard([&] {
+      *rows = 0;
+      const std::int64_t deadline = DeadlineAfter(o_.timeout_ms);
+      const bool select = sql.starts_with("SELECT");
+      const bool dml = select || sql.starts_with("INSERT") || sql.starts_with("UPDATE") || sql.starts_with("DELETE");
+      if (!dml) {
+        if (in_tx_ && !InTxConnection()) return Status::Error();
+        if (Status st = conn_.Ensure(deadline); !st.ok()) return st;
+        result_.Reset();
+        const std::string text(sql);
+        if (PQsendQueryParams(conn_.get(), text.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 0) {
+          conn_.Drop();
+          return Status::Error();
+        }
+        if (Status st = conn_.Finish(deadline, &result_); !st.ok()) return st;
+        return conn_.Check(result_, PGRES_COMMAND_OK);
+      }
+      Stmt* s = nullptr;
+      for (auto& [text, stmt] : sql_stmts_) {
+        if (text == sql) s = &stmt;
+      }
+      if (s == nullptr) {
+        Stmt stmt;
+        int n = 0;
+        for (char c : sql) {
+          if (c == '?') {
+            stmt.sql += "$" + std::to_string(++n);
+          } else {
+            stmt.sql += c;
+          }
+        }
+        stmt.params = n;
+        sql_stmts_.emplace_back(std::string(sql), std::move(stmt));
+        s = &sql_stmts_.back().second;
+      }
+      Begin();
+      if (sql_params_.size() < params.size()) sql_params_.resize(params.size());
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        if (params[i].is_text) {
+          sql_params_[i].assign(params[i].text);
+        } else {
+          char buf[24];
+          auto [end, ec] = std::to_chars(buf, buf + sizeof buf, params[i].i);
+          sql_params_[i].assign(buf, static_cast<std::size_t>(end - buf));
+        }
+      }
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        values_.push_back(sql_params_[i].c_str());
+        lengths_.push_back(0);
+        formats_.push_back(0);  // text
+      }
+      Status st = Execute(s, deadline, select ? PGRES_TUPLES_OK : PGRES_COMMAND_OK, "");
+      if (!st.ok()) return st;
+      *rows = Affected();
+      return Status::Ok();
+    });
+  }
+
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
       const std::int64_t deadline = DeadlineAfter(o_.timeout_ms);
@@ -830,6 +937,21 @@ class PgSession final : public Session {
   }
 
  private:
+  // Still on the connection the transaction began on.
+  bool InTxConnection() const { return conn_.connected() && conn_.generation() == tx_generation_; }
+
+  // BEGIN, COMMIT or ROLLBACK on the transaction's connection.
+  Status TxCommand(const char* sql) {
+    result_.Reset();
+    if (!InTxConnection()) return Status::Error();
+    if (PQsendQueryParams(conn_.get(), sql, 0, nullptr, nullptr, nullptr, nullptr, 0) == 0) {
+      conn_.Drop();
+      return Status::Error();
+    }
+    if (Status st = conn_.Finish(DeadlineAfter(o_.timeout_ms), &result_); !st.ok()) return st;
+    return conn_.Check(result_, PGRES_COMMAND_OK);
+  }
+
   // The statements of `table` for the current schema version, loading (and
   // creating) the table on its first use.
   Status Table(std::string_view table, std::int64_t deadline, TableState** out) {
@@ -925,7 +1047,7 @@ class PgSession final : public Session {
   }
 
   // "SELECT YCSB_KEY, <cols> FROM t WHERE ..." for reads or scans.
-  std::string SelectSql(const TableState* t, const std::vector<int>* cols, bool scan) const {
+  std::string SelectSql(const TableState* t, const std::vector<int>* cols, bool scan, bool lock = false) const {
     std::string sql = "SELECT YCSB_KEY";
     const auto& columns = t->schema->columns;
     if (cols == nullptr) {
@@ -935,12 +1057,13 @@ class PgSession final : public Session {
     }
     sql += " FROM " + Quote(t->schema->name);
     sql += scan ? " WHERE YCSB_KEY>=$1 ORDER BY YCSB_KEY LIMIT $2" : " WHERE YCSB_KEY=$1";
+    if (lock) sql += " FOR UPDATE";
     return sql;
   }
 
-  Stmt* AllStmt(TableState* t, Stmt* slot, bool scan) {
+  Stmt* AllStmt(TableState* t, Stmt* slot, bool scan, bool lock = false) {
     if (!*slot) {
-      slot->sql = SelectSql(t, nullptr, scan);
+      slot->sql = SelectSql(t, nullptr, scan, lock);
       slot->params = scan ? 2 : 1;
     }
     return slot;
@@ -948,7 +1071,7 @@ class PgSession final : public Session {
 
   // The statement selecting the columns named by `fields` (in column
   // order; names that are not columns are ignored); selected_ holds them.
-  Stmt* SelectedStmt(TableState* t, const FieldSelector& fields, bool scan) {
+  Stmt* SelectedStmt(TableState* t, const FieldSelector& fields, bool scan, bool lock = false) {
     selected_.clear();
     for (std::string_view n : fields.names) {
       int c = FindColumn(*t->schema, n, 0);
@@ -956,8 +1079,8 @@ class PgSession final : public Session {
     }
     std::sort(selected_.begin(), selected_.end());
     selected_.erase(std::unique(selected_.begin(), selected_.end()), selected_.end());
-    auto& cache = scan ? t->scans : t->reads;
-    return Cached(&cache, selected_, scan ? 2 : 1, [&] { return SelectSql(t, &selected_, scan); });
+    auto& cache = scan ? t->scans : lock ? t->reads_locked : t->reads;
+    return Cached(&cache, selected_, scan ? 2 : 1, [&] { return SelectSql(t, &selected_, scan, lock); });
   }
 
   // UPDATE t SET c=$1, ... WHERE YCSB_KEY=$n for the columns in assigned_.
@@ -1026,6 +1149,7 @@ class PgSession final : public Session {
   // with the parameters in values_ and waits for the result (result_).
   Status Execute(Stmt* s, std::int64_t deadline, ExecStatusType want, std::string_view table) {
     result_.Reset();
+    if (in_tx_ && !InTxConnection()) return Status::Error();
     if (Status st = conn_.Ensure(deadline); !st.ok()) return st;
     if (s->gen != conn_.generation()) {
       s->name = "sb" + std::to_string(++statement_counter_);
@@ -1096,6 +1220,11 @@ class PgSession final : public Session {
   std::vector<int> selected_;              // columns of a selected read/scan
   std::vector<std::string_view> missing_;  // fields without a column
   std::vector<int> batch_rows_;            // BatchInsertStmt's cache key: {rows}
+  bool in_tx_ = false;                     // between Begin and Commit/Abort
+  bool lock_reads_ = false;                // the transaction's reads are SELECT ... FOR UPDATE
+  std::uint64_t tx_generation_ = 0;        // the connection it began on
+  std::vector<std::pair<std::string, Stmt>> sql_stmts_;  // Sql's statements, by their text
+  std::vector<std::string> sql_params_;    // Sql's parameters as text
 };
 
 std::unique_ptr<Session> PgStore::NewSession(int) { return std::make_unique<PgSession>(this); }
@@ -1122,7 +1251,8 @@ const BindingInfo& postgresql_binding() {
                "per-operation and connect timeout (the connection is dropped and the op is ERROR; also the "
                "server's statement_timeout)"},
               {"postgresql.isolation", "read committed",
-               "default_transaction_isolation: read committed, repeatable read or serializable"},
+               "default_transaction_isolation: read committed, repeatable read or serializable (also "
+               "read_committed, repeatable_read); the level of workload=closedeconomy's transactions"},
               {"postgresql.synchronous_commit", "true", "synchronous_commit on (true) or off (false)"},
               {"postgresql.sslmode", "disable", "libpq sslmode: disable, prefer or require"},
           },

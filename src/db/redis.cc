@@ -54,6 +54,15 @@
 // connection another client may be reading. A scan's record fetches go as
 // one pipelined write per node.
 //
+// Transactions (Session::Begin; standalone only: in a cluster the keys of
+// one transaction may live on different nodes): optimistic, with WATCH/
+// MULTI/EXEC. A read inside first WATCHes its key, then reads it at once;
+// writes inside are queued in the session (not sent, so reads inside do not
+// see them) and Commit sends MULTI, the queued writes and EXEC in one
+// pipelined write. EXEC's nil reply (a watched key changed) is ABORTED;
+// Abort sends UNWATCH. One transaction per connection: not with
+// redis.pipeline > 1.
+//
 // Failures: no connection -> SERVICE_UNAVAILABLE (TcpConnection reconnects
 // with backoff on a later operation, then AUTH/SELECT are replayed); a
 // timeout, a broken connection, a server error reply -> ERROR. Operations
@@ -686,6 +695,8 @@ class RedisStore : public Store {
     c.waits_through_io = true;
     c.pipeline = o_.pipeline;
     c.native_batch_insert = !o_.cluster;  // MSET / one pipelined write; a cluster inserts one by one
+    c.transactions = !o_.cluster;  // WATCH/MULTI/EXEC
+    if (o_.cluster) c.why_no_transactions = "redis.cluster=true: a transaction's keys may live on different nodes";
     return c;
   }
 
@@ -759,12 +770,61 @@ class RedisSession : public Session {
   explicit RedisSession(std::shared_ptr<Client> client)
       : client_(std::move(client)), o_(client_->options()) {}
 
+  Status Begin(const TxOptions&) override {
+    if (in_tx_ || o_.cluster) return in_tx_ ? Status::Error() : Status::NotImplemented();
+    in_tx_ = true;
+    watching_ = false;
+    tx_cmds_.clear();
+    tx_count_ = 0;
+    return Status::Ok();
+  }
+
+  Status Commit() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Error();
+      in_tx_ = false;
+      const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
+      if (tx_count_ == 0) return watching_ ? Unwatch(deadline) : Status::Ok();
+      // MULTI, the queued writes, EXEC: 1 + tx_count_ + 1 replies, EXEC's kept.
+      Status st = client_->Exchange(client_->NodeFor(""), deadline, [&](std::string& o) {
+        Header(o, '*', 1);
+        Arg(o, "MULTI");
+        o.append(tx_cmds_);
+        Header(o, '*', 1);
+        Arg(o, "EXEC");
+      }, tx_count_ + 2, tx_count_ + 1, &reply_);
+      if (!st.ok()) return st;
+      ReplyCursor cur(reply_);
+      Item top = cur.Next();
+      if (top.type == '*' && top.nil()) return Status(Status::kAborted);  // a watched key changed
+      if (top.type != '*' || top.n != static_cast<std::int64_t>(tx_count_)) return Status::Error();
+      for (std::size_t i = 0; i < tx_count_; ++i) {
+        Item it = cur.Next();
+        if (it.error()) return Status::Error();
+      }
+      return Status::Ok();
+    });
+  }
+
+  Status Abort() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Ok();
+      in_tx_ = false;
+      tx_cmds_.clear();
+      tx_count_ = 0;
+      return watching_ ? Unwatch(net::DeadlineAfterMs(o_.timeout_ms)) : Status::Ok();
+    });
+  }
+
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
     out->Clear();
     return Guard([&] {
       const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
       RecordKey(table, key);
       const std::string& r = reply_;
+      if (in_tx_) {
+        if (Status st = Watch(deadline); !st.ok()) return st;
+      }
       if (o_.layout == Layout::kString) {
         Status st = KeyCommand("GET", deadline);
         if (!st.ok()) return st;
@@ -837,6 +897,9 @@ class RedisSession : public Session {
         if (o_.replace_on_update) {
           EncodeRecord(values, &value_);
         } else {
+          if (in_tx_) {
+            if (Status st = Watch(deadline); !st.ok()) return st;
+          }
           Status st = KeyCommand("GET", deadline);
           if (!st.ok()) return st;
           Item it = ReplyCursor(r).Next();
@@ -844,7 +907,7 @@ class RedisSession : public Session {
           if (it.nil()) return Status::NotFound();
           if (!MergeRecord(it.str, values, &value_)) return Status::Error();
         }
-        Status st = client_->Call(key_, deadline, [&](std::string& o) {
+        Status st = WriteCall(deadline, "+OK\r\n", [&](std::string& o) {
           Header(o, '*', 4);
           Arg(o, "SET");
           Arg(o, key_);
@@ -856,7 +919,7 @@ class RedisSession : public Session {
         return it.type == '+' ? Status::Ok() : it.nil() ? Status::NotFound() : Status::Error();
       }
       const std::string& sha = client_->sha(kUpdate);
-      Status st = client_->Call(key_, deadline, [&](std::string& o) {
+      Status st = WriteCall(deadline, ":1\r\n", [&](std::string& o) {
         Header(o, '*', 5 + 2 * values.size());
         Arg(o, "EVALSHA");
         Arg(o, sha);
@@ -882,7 +945,7 @@ class RedisSession : public Session {
       const std::string& r = reply_;
       if (o_.layout == Layout::kString) {
         EncodeRecord(values, &value_);
-        Status st = client_->Call(key_, deadline, [&](std::string& o) {
+        Status st = WriteCall(deadline, "+OK\r\n", [&](std::string& o) {
           Header(o, '*', 3);
           Arg(o, "SET");
           Arg(o, key_);
@@ -896,7 +959,7 @@ class RedisSession : public Session {
       // In a cluster the index lives in another slot: ZADD it separately.
       const bool index_in_script = !o_.cluster;
       const std::string& sha = client_->sha(kInsert);
-      Status st = client_->Call(key_, deadline, [&](std::string& o) {
+      Status st = WriteCall(deadline, ":1\r\n", [&](std::string& o) {
         EncodeInsert(o, sha, key, values, index_in_script);
       }, &reply_);
       if (!st.ok()) return st;
@@ -921,7 +984,11 @@ class RedisSession : public Session {
       RecordKey(table, key);
       const std::string& r = reply_;
       if (o_.layout == Layout::kString) {
-        Status st = KeyCommand("DEL", deadline);
+        Status st = in_tx_ ? WriteCall(deadline, ":1\r\n", [&](std::string& o) {
+          Header(o, '*', 2);
+          Arg(o, "DEL");
+          Arg(o, key_);
+        }, &reply_) : KeyCommand("DEL", deadline);
         if (!st.ok()) return st;
         Item it = ReplyCursor(r).Next();
         Status result = it.type != ':' ? Status::Error() : it.n == 0 ? Status::NotFound() : Status::Ok();
@@ -930,7 +997,7 @@ class RedisSession : public Session {
       IndexKey(table);
       const bool index_in_script = !o_.cluster;
       const std::string& sha = client_->sha(kDelete);
-      Status st = client_->Call(key_, deadline, [&](std::string& o) {
+      Status st = WriteCall(deadline, ":1\r\n", [&](std::string& o) {
         Header(o, '*', index_in_script ? 6 : 5);
         Arg(o, "EVALSHA");
         Arg(o, sha);
@@ -1035,6 +1102,31 @@ class RedisSession : public Session {
       Arg(o, f.name);
       Arg(o, f.value);
     }
+  }
+
+  // A write to key_: sent now (reply in reply_), or inside a transaction
+  // queued for EXEC with `queued` (the reply a success would have) in reply_.
+  template <typename Enc>
+  Status WriteCall(std::int64_t deadline, std::string_view queued, Enc&& enc, std::string* reply) {
+    if (!in_tx_) return client_->Call(key_, deadline, enc, reply);
+    enc(tx_cmds_);
+    ++tx_count_;
+    reply->assign(queued);
+    return Status::Ok();
+  }
+  // WATCH key_ (for the transaction's Commit).
+  Status Watch(std::int64_t deadline) {
+    Status st = KeyCommand("WATCH", deadline);
+    if (!st.ok()) return st;
+    watching_ = true;
+    return reply_.starts_with("+OK") ? Status::Ok() : Status::Error();
+  }
+  Status Unwatch(std::int64_t deadline) {
+    watching_ = false;
+    return client_->Call("", deadline, [&](std::string& o) {
+      Header(o, '*', 1);
+      Arg(o, "UNWATCH");
+    }, &reply_);
   }
 
   // "<cmd> <key_>" to key_'s node; the reply in reply_.
@@ -1224,6 +1316,10 @@ class RedisSession : public Session {
   std::vector<std::size_t> node_offsets_;
   std::vector<std::string> node_replies_;
   std::string reply_;
+  bool in_tx_ = false;        // between Begin and Commit/Abort
+  bool watching_ = false;     // a WATCH was sent in this transaction
+  std::string tx_cmds_;       // the transaction's queued writes, encoded
+  std::size_t tx_count_ = 0;  // how many
   std::vector<Field> pairs_;
   std::vector<char> used_;
 };

@@ -24,6 +24,14 @@
 //            waits for its lock, then is ABORTED after the lock timeout,
 //            1 s by default).
 //   Read   = Get + DecodeRecord; NOT_FOUND if missing
+//   Transactions (Session::Begin, workload=closedeconomy) need
+//            rocksdb.transactions=pessimistic (a TransactionDB, the same as
+//            rocksdb.transactiondb=true: reads inside are GetForUpdate and
+//            lock the key; a lock not had within the lock timeout is
+//            ABORTED) or optimistic (an OptimisticTransactionDB: reads are
+//            GetForUpdate and tracked, and Commit fails with ABORTED when a
+//            key read was written by someone else since). Writes inside
+//            are buffered in the transaction until Commit.
 //   Delete = Delete (blind: OK whether or not the key existed)
 //   Scan   = iterator Seek(start_key), then up to `count` records in key
 //            order; fewer at the end of the key space
@@ -43,6 +51,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <rocksdb/statistics.h>
+#include <rocksdb/utilities/optimistic_transaction_db.h>
 #include <rocksdb/utilities/options_util.h>
 #include <rocksdb/utilities/transaction.h>
 #include <rocksdb/utilities/transaction_db.h>
@@ -96,6 +105,7 @@ struct RocksOptions {
   bool sync = false;
   bool destroy = false;
   bool transactiondb = false;  // pessimistic TransactionDB: atomic read-modify-write updates
+  std::string transactions = "none";  // none | pessimistic | optimistic
   bool statistics = false;     // rocksdb::Statistics, reported in Stats()
 };
 
@@ -146,6 +156,13 @@ RocksOptions ParseOptions(const Properties& props) {
   o.sync = props.GetBool("rocksdb.sync", false);
   o.destroy = props.GetBool("rocksdb.destroy", false);
   o.transactiondb = props.GetBool("rocksdb.transactiondb", false);
+  o.transactions = props.GetChoice("rocksdb.transactions", o.transactiondb ? "pessimistic" : "none",
+                                   {"none", "pessimistic", "optimistic"});
+  if (o.transactiondb && o.transactions != "pessimistic") {
+    throw ConfigError("property 'rocksdb.transactiondb' = true (" + props.OriginOf("rocksdb.transactiondb") +
+                      ") opens a pessimistic TransactionDB, but rocksdb.transactions = " + o.transactions);
+  }
+  o.transactiondb = o.transactions == "pessimistic";
   o.statistics = props.GetBool("rocksdb.statistics", false);
   return o;
 }
@@ -262,11 +279,45 @@ class ColumnFamilies {
 
 class RocksSession final : public Session {
  public:
-  RocksSession(rocksdb::DB* db, rocksdb::TransactionDB* txn_db, ColumnFamilies* tables, bool sync)
-      : db_(db), txn_db_(txn_db), tables_(tables) {
+  RocksSession(rocksdb::DB* db, rocksdb::TransactionDB* txn_db, rocksdb::OptimisticTransactionDB* otxn_db,
+               ColumnFamilies* tables, bool sync)
+      : db_(db), txn_db_(txn_db), otxn_db_(otxn_db), tables_(tables) {
     write_options_.sync = sync;
   }
-  ~RocksSession() override { delete txn_; }
+  ~RocksSession() override {
+    if (in_tx_) user_txn_->Rollback();
+    delete user_txn_;
+    delete txn_;
+  }
+
+  Status Begin(const TxOptions&) override {
+    return Guard([&] {
+      if (in_tx_) return Status::Error();
+      if (txn_db_ != nullptr) {
+        user_txn_ = txn_db_->BeginTransaction(write_options_, txn_options_, user_txn_);  // reuses the object
+      } else if (otxn_db_ != nullptr) {
+        user_txn_ = otxn_db_->BeginTransaction(write_options_, rocksdb::OptimisticTransactionOptions(), user_txn_);
+      } else {
+        return Status::NotImplemented();
+      }
+      in_tx_ = true;
+      return Status::Ok();
+    });
+  }
+  Status Commit() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Error();
+      in_tx_ = false;
+      return TxStatus(user_txn_->Commit());
+    });
+  }
+  Status Abort() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Ok();
+      in_tx_ = false;
+      return user_txn_->Rollback().ok() ? Status::Ok() : Status::Error();
+    });
+  }
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
@@ -274,9 +325,10 @@ class RocksSession final : public Session {
       rocksdb::ColumnFamilyHandle* cf = Table(table, false);
       if (cf == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
       pin_.Reset();
-      rocksdb::Status s = db_->Get(read_options_, cf, Slice(key), &pin_);
+      rocksdb::Status s = in_tx_ ? user_txn_->GetForUpdate(read_options_, cf, Slice(key), &pin_)
+                                 : db_->Get(read_options_, cf, Slice(key), &pin_);
       if (s.IsNotFound()) return Status::NotFound();
-      if (!s.ok()) return Status::Error();
+      if (!s.ok()) return TxStatus(s);
       out->BeginRecord(key);
       bool ok = DecodeRecord(View(pin_), fields, out);
       pin_.Reset();  // release a pinned block at once
@@ -309,6 +361,16 @@ class RocksSession final : public Session {
     return Guard([&] {
       rocksdb::ColumnFamilyHandle* cf = Table(table, false);
       if (cf == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+      if (in_tx_) {
+        pin_.Reset();
+        rocksdb::Status s = user_txn_->GetForUpdate(read_options_, cf, Slice(key), &pin_);
+        if (s.IsNotFound()) return Status::NotFound();
+        if (!s.ok()) return TxStatus(s);
+        bool ok = MergeRecord(View(pin_), values, &buf_);
+        pin_.Reset();
+        if (!ok) return Status::Error();
+        return TxStatus(user_txn_->Put(cf, Slice(key), rocksdb::Slice(buf_)));
+      }
       if (txn_db_ != nullptr) return TransactionalUpdate(cf, key, values);
       pin_.Reset();
       rocksdb::Status s = db_->Get(read_options_, cf, Slice(key), &pin_);
@@ -334,6 +396,7 @@ class RocksSession final : public Session {
     return Guard([&] {
       rocksdb::ColumnFamilyHandle* cf = Table(table, false);
       if (cf == nullptr) return table_error_ ? Status::Error() : Status::Ok();
+      if (in_tx_) return TxStatus(user_txn_->Delete(cf, Slice(key)));
       return db_->Delete(write_options_, cf, Slice(key)).ok() ? Status::Ok() : Status::Error();
     });
   }
@@ -374,7 +437,16 @@ class RocksSession final : public Session {
     return cf;
   }
 
+  // A transaction's status: a lock not had in time, a conflict found at
+  // commit (optimistic) or a deadlock is ABORTED.
+  static Status TxStatus(const rocksdb::Status& s) {
+    if (s.ok()) return Status::Ok();
+    if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain() || s.IsDeadlock()) return Status(Status::kAborted);
+    return Status::Error();
+  }
+
   Status Put(rocksdb::ColumnFamilyHandle* cf, std::string_view key) {
+    if (in_tx_) return TxStatus(user_txn_->Put(cf, Slice(key), rocksdb::Slice(buf_)));
     return db_->Put(write_options_, cf, Slice(key), rocksdb::Slice(buf_)).ok() ? Status::Ok() : Status::Error();
   }
 
@@ -402,11 +474,14 @@ class RocksSession final : public Session {
 
   rocksdb::DB* db_;
   rocksdb::TransactionDB* txn_db_;  // null unless rocksdb.transactiondb
+  rocksdb::OptimisticTransactionDB* otxn_db_;  // null unless rocksdb.transactions=optimistic
   ColumnFamilies* tables_;
   rocksdb::ReadOptions read_options_;
   rocksdb::WriteOptions write_options_;
   rocksdb::TransactionOptions txn_options_;
   rocksdb::Transaction* txn_ = nullptr;  // reused by BeginTransaction
+  rocksdb::Transaction* user_txn_ = nullptr;  // Session::Begin's; reused too
+  bool in_tx_ = false;
   std::string cached_table_;
   rocksdb::ColumnFamilyHandle* cached_cf_ = nullptr;
   bool table_error_ = false;
@@ -446,6 +521,11 @@ class RocksStore final : public Store {
                                        &txn_db);
       txn_db_ = txn_db;
       db_.reset(txn_db);
+    } else if (o.transactions == "optimistic") {
+      rocksdb::OptimisticTransactionDB* otxn_db = nullptr;
+      s = rocksdb::OptimisticTransactionDB::Open(options, o.dir, descriptors, &handles, &otxn_db);
+      otxn_db_ = otxn_db;
+      db_.reset(otxn_db);
     } else {
       rocksdb::DB* db = nullptr;
       s = rocksdb::DB::Open(options, o.dir, descriptors, &handles, &db);
@@ -467,7 +547,7 @@ class RocksStore final : public Store {
 
   std::unique_ptr<Session> NewSession(int) override {
     if (!db_) throw SetupError("rocksdb: NewSession after Close");
-    return std::make_unique<RocksSession>(db_.get(), txn_db_, &tables_, opts_.sync);
+    return std::make_unique<RocksSession>(db_.get(), txn_db_, otxn_db_, &tables_, opts_.sync);
   }
 
   Capabilities capabilities() const override {
@@ -476,6 +556,8 @@ class RocksStore final : public Store {
     c.persistent = true;
     c.atomic_update = opts_.transactiondb;  // GetForUpdate + Put + Commit; else read-merge-write
     c.native_batch_insert = true;  // one WriteBatch
+    c.transactions = opts_.transactions != "none";
+    if (!c.transactions) c.why_no_transactions = "rocksdb.transactions=none; set pessimistic or optimistic";
     return c;
   }
 
@@ -567,6 +649,7 @@ class RocksStore final : public Store {
   RocksOptions opts_;
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::TransactionDB* txn_db_ = nullptr;  // db_ itself when rocksdb.transactiondb
+  rocksdb::OptimisticTransactionDB* otxn_db_ = nullptr;  // db_ itself when rocksdb.transactions=optimistic
   ColumnFamilies tables_;
   std::shared_ptr<rocksdb::Statistics> statistics_;
 };
@@ -590,6 +673,10 @@ const BindingInfo& rocksdb_binding() {
               {"rocksdb.destroy", "false", "wipe the database before opening it (a clean load)"},
               {"rocksdb.transactiondb", "false",
                "open a pessimistic TransactionDB: updates are atomic read-modify-write transactions"},
+              {"rocksdb.transactions", "none",
+               "Session transactions (workload=closedeconomy): none, pessimistic (TransactionDB, key locks; "
+               "same as rocksdb.transactiondb=true) or optimistic (OptimisticTransactionDB, conflicts found at "
+               "commit)"},
               {"rocksdb.statistics", "false",
                "collect rocksdb::Statistics; tickers and histograms go into the result's store_stats"},
           },

@@ -40,6 +40,12 @@
 // updates use a small per-session cache keyed by the column set, looked up
 // without allocating.
 //
+// Transactions (Session::Begin): BEGIN IMMEDIATE ... COMMIT on the
+// session's connection, holding this process's write lock from BEGIN to
+// COMMIT/ROLLBACK (with sqlite.serialize_writes): SQLite has one writer, so
+// transactions are serializable; waiting for another process past
+// sqlite.busy_timeout_ms is SERVICE_UNAVAILABLE.
+//
 // Operations:
 //   Insert = INSERT OR REPLACE INTO t(YCSB_KEY, every column) VALUES(...):
 //            NULL for absent fields, so the record has exactly these fields
@@ -320,6 +326,8 @@ class SqliteStore final : public Store {
     c.persistent = true;
     c.atomic_update = true;  // one UPDATE statement
     c.native_batch_insert = true;  // one transaction
+    c.transactions = true;   // BEGIN IMMEDIATE ... COMMIT
+    c.sql = true;            // Session::Sql (workload=sqlquery)
     return c;
   }
 
@@ -530,10 +538,89 @@ class SqliteSession final : public Session {
   }
   ~SqliteSession() override {
     tables_.clear();  // finalize every statement first
+    sql_cache_.clear();
     begin_ = Stmt();
     commit_ = Stmt();
     rollback_ = Stmt();
-    sqlite3_close_v2(db_);
+    sqlite3_close_v2(db_);  // rolls back a transaction left open
+  }
+
+  Status Begin(const TxOptions&) override {
+    return Guard([&] {
+      if (in_tx_) return Status::Error();
+      tx_lock_ = store_->WriteLock();
+      const int rc = sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+      if (rc != SQLITE_OK) {
+        tx_lock_ = std::unique_lock<std::mutex>();
+        return FromCode(rc);
+      }
+      in_tx_ = true;
+      return Status::Ok();
+    });
+  }
+  Status Commit() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Error();
+      const int rc = sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+      if (rc != SQLITE_OK) return FromCode(rc);  // still open: Abort rolls it back
+      in_tx_ = false;
+      tx_lock_ = std::unique_lock<std::mutex>();
+      return Status::Ok();
+    });
+  }
+  // workload=sqlquery's statements: INSERT/UPDATE/DELETE/SELECT prepared
+  // once per session (keyed by their text); anything else (DDL) prepared,
+  // run and finalized. Writes take the process's write lock as above.
+  Status Sql(std::string_view sql, std::span<const SqlParam> params, std::uint64_t* rows) override {
+    return Guard([&] {
+      *rows = 0;
+      const bool dml = sql.starts_with("SELECT") || sql.starts_with("INSERT") || sql.starts_with("UPDATE") ||
+                       sql.starts_with("DELETE");
+      Stmt once;
+      sqlite3_stmt* s = nullptr;
+      if (dml) {
+        for (auto& [text, stmt] : sql_cache_) {
+          if (text == sql) s = stmt.get();
+        }
+        if (s == nullptr) {
+          Stmt p = Prepare(db_, std::string(sql));
+          if (!p) return Status::Error();
+          s = p.get();
+          sql_cache_.emplace_back(std::string(sql), std::move(p));
+        }
+      } else {
+        once = Prepare(db_, std::string(sql));
+        if (!once) return Status::Error();
+        s = once.get();
+      }
+      ResetOnExit reset(s);
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        const int n = static_cast<int>(i) + 1;
+        const int rc = params[i].is_text
+                           ? sqlite3_bind_text64(s, n, params[i].text.data(), params[i].text.size(), SQLITE_STATIC,
+                                                 SQLITE_UTF8)
+                           : sqlite3_bind_int64(s, n, params[i].i);
+        if (rc != SQLITE_OK) return Status::Error();
+      }
+      const bool read_only = sqlite3_stmt_readonly(s) != 0;
+      std::unique_lock lock = read_only || in_tx_ ? std::unique_lock<std::mutex>() : store_->WriteLock();
+      int rc;
+      std::uint64_t n = 0;
+      while ((rc = sqlite3_step(s)) == SQLITE_ROW) ++n;
+      if (rc != SQLITE_DONE) return FromCode(rc);
+      *rows = dml && !sql.starts_with("SELECT") ? static_cast<std::uint64_t>(sqlite3_changes(db_)) : n;
+      return Status::Ok();
+    });
+  }
+
+  Status Abort() override {
+    return Guard([&] {
+      if (!in_tx_) return Status::Ok();
+      in_tx_ = false;
+      if (sqlite3_get_autocommit(db_) == 0) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      tx_lock_ = std::unique_lock<std::mutex>();
+      return Status::Ok();
+    });
   }
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
@@ -844,7 +931,8 @@ class SqliteSession final : public Session {
 
   // Steps a write statement under the process's write lock.
   Status StepWrite(sqlite3_stmt* s, int* changes) {
-    std::unique_lock lock = store_->WriteLock();
+    // A transaction holds the write lock already (tx_lock_).
+    std::unique_lock lock = in_tx_ ? std::unique_lock<std::mutex>() : store_->WriteLock();
     int rc = sqlite3_step(s);
     *changes = sqlite3_changes(db_);
     return rc == SQLITE_DONE ? Status::Ok() : FromCode(rc);
@@ -859,6 +947,9 @@ class SqliteSession final : public Session {
   std::vector<int> selected_;   // columns of a selected read/scan
   std::vector<std::string_view> missing_;  // fields without a column
   Stmt begin_, commit_, rollback_;          // BatchInsert's transaction
+  bool in_tx_ = false;                     // between Begin and Commit/Abort
+  std::unique_lock<std::mutex> tx_lock_;   // the process's write lock, held by a transaction
+  std::vector<std::pair<std::string, Stmt>> sql_cache_;  // Sql's prepared statements, by text
 };
 
 std::unique_ptr<Session> SqliteStore::NewSession(int) {

@@ -20,6 +20,12 @@ enum class OpType : std::uint8_t {
   // once per record, so Operations counts records and AverageLatency is the
   // mean time per record.
   kBatchInsertPerRecord,
+  // workload=closedeconomy: one money transfer (a transaction), each attempt.
+  kTransfer,
+  // workload=sqlquery: a salary range query, a join, a salary update.
+  kSqlRange,
+  kSqlJoin,
+  kSqlUpdate,
   kNumOps
 };
 inline constexpr int kNumOpTypes = static_cast<int>(OpType::kNumOps);
@@ -34,6 +40,10 @@ constexpr std::string_view OpName(OpType op) {
     case OpType::kDelete: return "DELETE";
     case OpType::kBatchInsert: return "BATCH-INSERT";
     case OpType::kBatchInsertPerRecord: return "BATCH-INSERT-PER-RECORD";
+    case OpType::kTransfer: return "TRANSFER";
+    case OpType::kSqlRange: return "SQL-RANGE";
+    case OpType::kSqlJoin: return "SQL-JOIN";
+    case OpType::kSqlUpdate: return "SQL-UPDATE";
     case OpType::kNumOps: break;
   }
   return "UNKNOWN";

@@ -46,6 +46,16 @@ struct IntervalPoint {
   std::vector<Op> ops;
 };
 
+// A check of what a run left in the store, made after the run phase by
+// workloads that can (closed economy: the sum of all balances).
+struct ValidationResult {
+  std::string workload;  // e.g. "closedeconomy"
+  bool passed = false;
+  std::string summary;   // one line for the user
+  // The figures behind it, e.g. ("expected_total", "1000000").
+  std::vector<std::pair<std::string, std::string>> figures;
+};
+
 struct PhaseResult {
   std::string phase;                // "load" or "run"
   std::string binding;
@@ -66,6 +76,7 @@ struct PhaseResult {
   std::vector<std::pair<std::string, std::string>> store_stats;
   std::uint64_t integrity_failures = 0;     // dataintegrity mismatches
   std::vector<std::string> notes;           // e.g. accepted-but-ignored properties
+  std::optional<ValidationResult> validation;  // run phase of a workload that checks itself
 };
 
 // One client process's figures, kept in a merged result (storebench merge).

@@ -78,6 +78,14 @@ Json PhaseJson(const PhaseResult& p) {
   j["notes"] = Json::array();
   for (const auto& n : p.notes) j["notes"].push_back(n);
   j["store_stats"] = StringMap(p.store_stats);
+  if (p.validation) {
+    Json v = Json::object();
+    v["workload"] = p.validation->workload;
+    v["passed"] = p.validation->passed;
+    v["summary"] = p.validation->summary;
+    v["figures"] = StringMap(p.validation->figures);
+    j["validation"] = std::move(v);
+  }
 
   Json ops = Json::array();
   for (const OpResult& op : p.ops) {
@@ -404,6 +412,17 @@ PhaseResult ReadPhase(const Json& j, const std::string& path) {
   const Json& notes = Array(f("notes"), c("notes"));
   for (std::size_t i = 0; i < notes.size(); ++i) p.notes.push_back(String(notes[i], Child(c("notes"), i)));
   p.store_stats = ReadStringMap(f("store_stats"), c("store_stats"));
+  if (j.contains("validation")) {
+    const std::string vp = c("validation");
+    const Json& v = Object(j["validation"], vp);
+    auto vf = [&](const char* k) -> const Json& { return Field(v, vp, k); };
+    ValidationResult val;
+    val.workload = String(vf("workload"), Child(vp, "workload"));
+    val.passed = Bool(vf("passed"), Child(vp, "passed"));
+    val.summary = String(vf("summary"), Child(vp, "summary"));
+    val.figures = ReadStringMap(vf("figures"), Child(vp, "figures"));
+    p.validation = std::move(val);
+  }
   const Json& ops = Array(f("ops"), c("ops"));
   for (std::size_t i = 0; i < ops.size(); ++i) p.ops.push_back(ReadOp(ops[i], Child(c("ops"), i)));
   const Json& series = Array(f("series"), c("series"));

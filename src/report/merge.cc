@@ -179,6 +179,10 @@ PhaseResult MergePhase(const std::vector<const PhaseResult*>& phases, double gra
     m.errors_exceeded = m.errors_exceeded || p->errors_exceeded;
     reasons.insert(p->stop_reason);
     m.integrity_failures += p->integrity_failures;
+    // A self-check: the merged result passes only if every part's did.
+    if (p->validation && (!m.validation || (m.validation->passed && !p->validation->passed))) {
+      m.validation = p->validation;
+    }
     if (p->disk_bytes) {
       disk += *p->disk_bytes;
     } else {

@@ -114,6 +114,10 @@ void WriteTextSummary(const PhaseResult& r, std::ostream& out) {
   if (r.errors_exceeded) WriteLine(out, "OVERALL", "StoppedOnErrors", "true");
   if (r.disk_bytes) WriteLine(out, "STORE", "DiskUsage(bytes)", *r.disk_bytes);
   if (r.integrity_failures > 0) WriteLine(out, "VERIFY", "IntegrityFailures", r.integrity_failures);
+  if (r.validation) {
+    WriteLine(out, "VALIDATE", "Passed", r.validation->passed ? "true" : "false");
+    for (const auto& [k, v] : r.validation->figures) WriteLine(out, "VALIDATE", k, v);
+  }
 
   const bool intended_only = r.measurement_interval == "intended";
   const bool both = r.measurement_interval == "both";

@@ -87,6 +87,9 @@ class MeasuredSession {
                        batch.size());
     return st;
   }
+  // The wrapped session, for workloads that time a composite operation
+  // themselves (a transaction) and Record it as one.
+  Session* session() const { return session_; }
 
   // Counts every failed operation here too (the runner's errors.max check
   // reads it from another thread); null = not counted.

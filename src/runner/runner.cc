@@ -31,7 +31,7 @@ std::int64_t SecondsToNs(double s) { return static_cast<std::int64_t>(s * 1e9); 
 // One client: its session, workload state and share of the operations.
 struct Slot {
   std::unique_ptr<Session> session;
-  std::unique_ptr<CoreWorkloadThread> work;
+  std::unique_ptr<WorkloadThread> work;
   std::uint64_t ops_planned = 0;  // 0 = unlimited
   std::uint64_t warmup_ops = 0;
 };
@@ -94,7 +94,7 @@ void RequestStop(int signal_number) { g_stop_signal = signal_number; }
 int StopSignal() { return g_stop_signal; }
 void ClearStop() { g_stop_signal = 0; }
 
-Runner::Runner(Store& store, CoreWorkload& workload, RunnerOptions opts, Clock& clock, std::ostream* status_out)
+Runner::Runner(Store& store, Workload& workload, RunnerOptions opts, Clock& clock, std::ostream* status_out)
     : store_(store), workload_(workload), opts_(std::move(opts)), clock_(clock), status_out_(status_out) {}
 
 PhaseResult Runner::Run() {
@@ -145,7 +145,7 @@ PhaseResult Runner::RunPhase() {
       Slot& s = c->slots[static_cast<std::size_t>(k)];
       // may throw SetupError: nothing started yet
       s.session = store_.NewClientSession(ClientSlot{i, k / per_connection, k % per_connection});
-      s.work = workload_.NewThread(i * per_thread + k);
+      s.work = workload_.NewWorkloadThread(i * per_thread + k);
       const auto uk = static_cast<std::uint64_t>(k), un = static_cast<std::uint64_t>(per_thread);
       s.ops_planned = Share(thread_ops, un, uk);
       s.warmup_ops = Share(thread_warmup, un, uk);

@@ -27,6 +27,7 @@
 #include "measure/result.h"
 #include "runner/clock.h"
 #include "workload/core_workload.h"
+#include "workload/workload.h"
 
 namespace storebench {
 
@@ -97,7 +98,7 @@ void ClearStop();
 
 class Runner {
  public:
-  Runner(Store& store, CoreWorkload& workload, RunnerOptions opts, Clock& clock, std::ostream* status_out);
+  Runner(Store& store, Workload& workload, RunnerOptions opts, Clock& clock, std::ostream* status_out);
   // Runs the phase. Throws SetupError when a session cannot be created, and
   // ConfigError when several clients per thread are asked of a binding that
   // blocks its thread.
@@ -107,7 +108,7 @@ class Runner {
   PhaseResult RunPhase();
   bool lines_started_ = false;  // the collector has begun its status lines
   Store& store_;
-  CoreWorkload& workload_;
+  Workload& workload_;
   RunnerOptions opts_;
   Clock& clock_;
   std::ostream* status_out_;

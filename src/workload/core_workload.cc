@@ -156,6 +156,8 @@ std::unique_ptr<CoreWorkloadThread> CoreWorkload::NewThread(int thread_id) {
   return std::make_unique<CoreWorkloadThread>(*this, thread_id);
 }
 
+std::unique_ptr<WorkloadThread> CoreWorkload::NewWorkloadThread(int thread_id) { return NewThread(thread_id); }
+
 CoreWorkloadThread::CoreWorkloadThread(CoreWorkload& w, int thread_id)
     : w_(w),
       o_(w.opts_),

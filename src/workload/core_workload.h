@@ -20,6 +20,7 @@
 #include "core/properties.h"
 #include "measure/op_type.h"
 #include "runner/measured_session.h"
+#include "workload/workload.h"
 
 namespace storebench {
 
@@ -81,14 +82,15 @@ struct CoreWorkloadOptions {
 
 class CoreWorkloadThread;
 
-class CoreWorkload {
+class CoreWorkload final : public Workload {
  public:
   explicit CoreWorkload(const CoreWorkloadOptions& opts);
-  ~CoreWorkload();
+  ~CoreWorkload() override;
   const CoreWorkloadOptions& options() const { return opts_; }
   // Operation types this workload can issue in the given phase.
-  std::vector<OpType> OpTypes(bool loading) const;
+  std::vector<OpType> OpTypes(bool loading) const override;
   std::unique_ptr<CoreWorkloadThread> NewThread(int thread_id);
+  std::unique_ptr<WorkloadThread> NewWorkloadThread(int thread_id) override;
   std::string BuildKey(std::int64_t keynum) const { return keys_.Build(keynum); }
 
  private:
@@ -104,15 +106,15 @@ class CoreWorkload {
   std::string random_bytes_;  // printable random bytes shared by all clients; values are views into it
 };
 
-class CoreWorkloadThread : private RecordVerifier {
+class CoreWorkloadThread final : public WorkloadThread, private RecordVerifier {
  public:
   CoreWorkloadThread(CoreWorkload& w, int thread_id);
   // Load phase: inserts the next record of the shared load sequence, or
   // with batch.size > 1 the next min(batch.size, max_records) records in
   // one BATCH-INSERT. Returns the number of records written (or tried).
-  std::uint64_t DoInsert(MeasuredSession& db, std::uint64_t max_records = UINT64_MAX);
+  std::uint64_t DoInsert(MeasuredSession& db, std::uint64_t max_records = UINT64_MAX) override;
   // Run phase: one operation chosen by the proportions.
-  void DoTransaction(MeasuredSession& db);
+  void DoTransaction(MeasuredSession& db) override;
 
   // Exposed for tests: the next key number the chooser would pick.
   std::int64_t NextKeynum();
