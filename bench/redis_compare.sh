@@ -21,8 +21,9 @@
 #     is an executable; build it yourself from its public source outside this
 #     repository. Run with --distinct-client-seed: without it all 50
 #     connections draw the same key sequence.
-#   storebench's redis binding (build/default/storebench), layout=string, update=replace
-#     (an update is one SET XX, as memtier's SET; the default merge is GET + SET),
+#   storebench's redis binding (build/default/storebench), layout=string, update=set
+#     (an update is one plain SET, byte for byte memtier's; the default merge is GET + SET XX,
+#     replace one SET XX, whose extra argument costs the server measurably more per request),
 #     table=t insertorder=ordered fieldnameprefix=f (short keys and field names, as memtier's),
 #     fieldcount=1, fieldlength=100, YCSB readproportion=0.5 updateproportion=0.5.
 #
@@ -152,7 +153,7 @@ prefill "memtier-" "%d" 1 "$KEYS"
 # Keys and values as close to memtier's as YCSB's model allows, so that the
 # server does the same work per request: table "t" and insertorder=ordered
 # give keys like t:user12345 (memtier: memtier-12345); one field named "f0".
-sb_common=(-p redis.layout=string -p redis.update=replace -p writeallfields=true
+sb_common=(-p redis.layout=string -p redis.update=set -p writeallfields=true
            -p table=t -p insertorder=ordered -p fieldnameprefix=f
            -p recordcount=$KEYS -p fieldcount=1 -p fieldlength=$VALUE
            -threads 1 -p connections="$CONNS")

@@ -35,8 +35,10 @@
 //   string one value per key (memtier-style): the record encoded with the
 //          shared record codec; Insert = SET, Read = GET, Update = GET +
 //          MergeRecord + SET XX (two round trips, not atomic), or with
-//          redis.update=replace one SET XX of the given fields (memtier's
-//          SET: right when every update writes every field), Delete = DEL.
+//          redis.update=replace one SET XX of the given fields (right when
+//          every update writes every field), or with redis.update=set one
+//          plain SET, byte for byte memtier's SET (it also creates a missing
+//          record: an update is then never NOT_FOUND), Delete = DEL.
 //          No index, so no scans.
 //
 // Cluster (redis.cluster=true; redis.host/port = any node): the slot map
@@ -342,7 +344,8 @@ struct RedisOptions {
   int database = 0;
   std::int64_t timeout_ms = 5000;
   Layout layout = Layout::kHash;
-  bool replace_on_update = false;  // redis.update=replace (string layout)
+  bool replace_on_update = false;  // redis.update=replace or set (string layout)
+  bool blind_set = false;          // redis.update=set: SET without XX
   int pipeline = 1;
 };
 
@@ -367,9 +370,12 @@ RedisOptions ParseOptions(const Properties& props) {
   o.timeout_ms = props.GetInt("redis.timeout_ms", 5000, 1, std::int64_t{1} << 40);
   o.layout = props.GetChoice("redis.layout", "hash", {"hash", "string"}) == "string" ? Layout::kString : Layout::kHash;
   o.pipeline = static_cast<int>(props.GetInt("redis.pipeline", 1, 1, 1024));
-  o.replace_on_update = props.GetChoice("redis.update", "merge", {"merge", "replace"}) == "replace";
+  const std::string update = props.GetChoice("redis.update", "merge", {"merge", "replace", "set"});
+  o.replace_on_update = update != "merge";
+  o.blind_set = update == "set";
   if (o.replace_on_update && o.layout != Layout::kString) {
-    throw ConfigError("property 'redis.update=replace' needs redis.layout=string (a hash update sets only its fields)");
+    throw ConfigError("property 'redis.update=" + update +
+                      "' needs redis.layout=string (a hash update sets only its fields)");
   }
   return o;
 }
@@ -908,11 +914,11 @@ class RedisSession : public Session {
           if (!MergeRecord(it.str, values, &value_)) return Status::Error();
         }
         Status st = WriteCall(deadline, "+OK\r\n", [&](std::string& o) {
-          Header(o, '*', 4);
+          Header(o, '*', o_.blind_set ? 3 : 4);
           Arg(o, "SET");
           Arg(o, key_);
           Arg(o, value_);
-          Arg(o, "XX");
+          if (!o_.blind_set) Arg(o, "XX");
         }, &reply_);
         if (!st.ok()) return st;
         Item it = ReplyCursor(r).Next();
@@ -1359,8 +1365,8 @@ const BindingInfo& redis_binding() {
               {"redis.pipeline", "1", "clients sharing one connection (with the runner's connections=N)"},
               {"redis.update", "merge",
                "string layout: merge = GET, merge the fields, SET XX (keeps other fields; two round trips); "
-               "replace = one SET XX of the given fields (as memtier's SET; right when updates write every "
-               "field, e.g. writeallfields=true)"},
+               "replace = one SET XX of the given fields (right when updates write every field, e.g. "
+               "writeallfields=true); set = one plain SET, exactly memtier's (also creates a missing record)"},
           },
       .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
         RedisOptions o = ParseOptions(props);

@@ -178,6 +178,7 @@ TEST(RedisTest, BadPropertiesAreConfigErrors) {
                                      {"redis.pipeline", "0"},
                                      {"redis.update", "blind"},
                                      {"redis.update", "replace"},  // with the default hash layout
+                                     {"redis.update", "set"},      // likewise
                                      {"redis.cluster", "maybe"}}) {
     Properties p;
     p.Set(k, v);
@@ -319,7 +320,8 @@ TEST(RedisTest, RoundTripStringLayout) {
 
 // redis.update=replace: one SET XX of the given fields, so a field the
 // update does not name is gone (merge keeps it); a missing key is NOT_FOUND
-// and is not created.
+// and is not created. redis.update=set: one plain SET (memtier's), which
+// creates a missing key.
 TEST(RedisTest, ReplaceUpdateIsOneSetOfTheGivenFields) {
   Settings settings;
   STOREBENCH_NEED_SERVER("redis", settings);
@@ -339,6 +341,26 @@ TEST(RedisTest, ReplaceUpdateIsOneSetOfTheGivenFields) {
     EXPECT_EQ(s->Update(table, key + "-missing", Views({{"b", "3"}})), Status::NotFound()) << mode;
     EXPECT_EQ(s->Read(table, key + "-missing", FieldSelector{}, &rs), Status::NotFound()) << mode;
   }
+  Properties p = PropsOf(settings);
+  p.Set("redis.layout", "string");
+  p.Set("redis.update", "set");
+  auto store = Open(p);
+  auto s = store->NewSession(0);
+  ASSERT_EQ(s->Insert(table, "k-set", Views({{"a", "1"}, {"b", "2"}})), Status::Ok());
+  const std::string port = Get(settings, "redis.port");
+  auto set_calls = [&] {
+    const std::string line = Shell("redis-cli -p " + port + " INFO commandstats | grep '^cmdstat_set:'");
+    return std::atoll(line.substr(line.find("calls=") + 6).c_str());
+  };
+  const long long before = set_calls();
+  ASSERT_EQ(s->Update(table, "k-set", Views({{"b", "3"}})), Status::Ok());
+  EXPECT_EQ(set_calls() - before, 1);  // one SET, no GET
+  RecordSet rs;
+  ASSERT_EQ(s->Read(table, "k-set", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), Owned({{"b", "3"}}));
+  EXPECT_EQ(s->Update(table, "k-set-missing", Views({{"b", "4"}})), Status::Ok());  // created, as memtier's SET
+  ASSERT_EQ(s->Read(table, "k-set-missing", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), Owned({{"b", "4"}}));
 }
 
 TEST(RedisTest, PipelinedClientsOfOneConnectionShareIt) {
