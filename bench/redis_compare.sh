@@ -277,13 +277,19 @@ run_storebench() { # DEPTH
   if [ "$errs" != 0 ]; then notes+=("storebench pipeline $d: $errs operations did not return OK (see $f.out)"); fi
 }
 
+run_memtier_or_note() { # DEPTH
+  if [ -x "$MEMTIER" ]; then run_memtier "$1"; else row memtier_benchmark "$1" "not built ($MEMTIER)" ""; fi
+}
+
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 : >"$OUT/rows.tsv"
 for d in $DEPTHS; do
   for round in $(seq 1 "$ROUNDS"); do  # the tools take turns, so a busy spell hits them alike
+    # memtier and storebench swap order every round, so a drift in the machine's speed
+    # (a busy neighbour arriving or leaving) does not always favour the same one.
     run_redis_benchmark "$d"
-    if [ -x "$MEMTIER" ]; then run_memtier "$d"; else row memtier_benchmark "$d" "not built ($MEMTIER)" ""; fi
-    run_storebench "$d"
+    if ((round % 2)); then run_memtier_or_note "$d"; run_storebench "$d"
+    else run_storebench "$d"; run_memtier_or_note "$d"; fi
   done
 done
 
@@ -308,6 +314,28 @@ awk -F'\t' '
   END { for (i = 1; i <= m; i++) { k = order[i]; split(k, f, "\t")
           printf "| %s | %s | %.0f | %.2f | %.2f |\n", f[1], f[2], median(r[k]), median(c[k]), median(s[k]) } }' "$OUT/rows.tsv"
 echo
+# storebench against memtier round by round: the two ran back to back on the same server, so
+# their ratio is far steadier than either rate when the machine's speed drifts between rounds.
+awk -F'\t' '
+  function median(list,   a, n, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  $3 !~ /^[0-9.]+$/ { next }
+  $1 == "memtier_benchmark" { mr[$2, ++nm[$2]] = $3; mc[$2, nm[$2]] = $4; if (!($2 in seen)) { seen[$2]; order[++m] = $2 } }
+  $1 == "storebench"        { sr[$2, ++ns[$2]] = $3; sc[$2, ns[$2]] = $4 }
+  END {
+    if (!m) exit
+    print "storebench / memtier_benchmark, paired round by round (> 1 means storebench is faster; < 1 means it uses less client CPU):"
+    print ""
+    print "| pipeline | rounds | median ops/s ratio | rounds storebench >= memtier | median client-CPU-per-op ratio |"
+    print "|---|---|---|---|---|"
+    for (i = 1; i <= m; i++) { d = order[i]; n = nm[d] < ns[d] ? nm[d] : ns[d]; rl = ""; cl = ""; w = 0
+      for (k = 1; k <= n; k++) { if (mr[d, k] > 0 && mc[d, k] > 0) { rl = rl " " sr[d, k] / mr[d, k]; cl = cl " " sc[d, k] / mc[d, k]; w += sr[d, k] >= mr[d, k] } }
+      if (rl != "") printf "| %s | %d | %.3f | %d of %d | %.3f |\n", d, n, median(rl), w, n, median(cl) }
+    print ""
+  }' "$OUT/rows.tsv"
 echo "Every round:"
 echo
 echo "| tool | pipeline | round | ops/s | client CPU s per 1M ops | server CPU s per 1M ops |"
