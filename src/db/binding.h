@@ -48,41 +48,37 @@ struct FieldSelector {
   }
 };
 
-// Records returned by read/scan. Owns its bytes in one arena that keeps its
-// capacity across Clear(), so steady-state use does not allocate.
-// Not thread-safe; one per session/thread.
-class RecordSet {
+// Records as spans into one owned arena: keys, field names and values are
+// copied into one string that keeps its capacity across Clear(), and each is
+// kept as (offset, length), so the arena may grow without invalidating any.
+// The shared storage of RecordSet and RecordBatch; not used on its own.
+// Not thread-safe.
+class RecordArena {
  public:
-  void Clear() {
+  std::size_t record_count() const { return records_.size(); }
+  std::string_view key(std::size_t r) const { return View(records_[r].key); }
+  std::size_t field_count(std::size_t r) const { return records_[r].field_count; }
+  Field field(std::size_t r, std::size_t i) const { return field_at(records_[r].first_field + i); }
+
+ protected:
+  void ClearArena() {
     arena_.clear();
     fields_.clear();
     records_.clear();
   }
-  // Starts a new record with the given key; fields added next belong to it.
-  void BeginRecord(std::string_view key) {
-    records_.push_back({Append(key), fields_.size(), 0});
-  }
-  void AddField(std::string_view name, std::string_view value) {
-    if (records_.empty()) BeginRecord({});
+  // Starts a new record with the given key; fields appended next belong to it.
+  void AppendRecord(std::string_view key) { records_.push_back({Append(key), fields_.size(), 0}); }
+  void AppendField(std::string_view name, std::string_view value) {
     fields_.push_back({Append(name), Append(value)});
     records_.back().field_count++;
   }
-
-  std::size_t record_count() const { return records_.size(); }
-  std::string_view key(std::size_t r) const { return View(records_[r].key); }
-  std::size_t field_count(std::size_t r) const { return records_[r].field_count; }
-  Field field(std::size_t r, std::size_t i) const {
-    const auto& f = fields_[records_[r].first_field + i];
-    return {View(f.name), View(f.value)};
-  }
-  // The value of field `name` in record r, if present.
-  std::optional<std::string_view> Find(std::size_t r, std::string_view name) const {
-    for (std::size_t i = 0; i < field_count(r); ++i) {
-      Field f = field(r, i);
-      if (f.name == name) return f.value;
-    }
-    return std::nullopt;
-  }
+  std::size_t total_fields() const { return fields_.size(); }
+  // Index of record r's first field among all fields, in order.
+  std::size_t first_field(std::size_t r) const { return records_[r].first_field; }
+  // The i-th field of all records, in order.
+  Field field_at(std::size_t i) const { return {View(fields_[i].name), View(fields_[i].value)}; }
+  // The arena's current base: views made before an Append that moves it dangle.
+  const char* arena_data() const { return arena_.data(); }
 
  private:
   struct Span {
@@ -108,68 +104,57 @@ class RecordSet {
   std::vector<Rec> records_;
 };
 
+// Records returned by read/scan. Owns its bytes in one arena that keeps its
+// capacity across Clear(), so steady-state use does not allocate.
+// Not thread-safe; one per session/thread.
+class RecordSet : public RecordArena {
+ public:
+  void Clear() { ClearArena(); }
+  // Starts a new record with the given key; fields added next belong to it.
+  void BeginRecord(std::string_view key) { AppendRecord(key); }
+  void AddField(std::string_view name, std::string_view value) {
+    if (record_count() == 0) BeginRecord({});
+    AppendField(name, value);
+  }
+  // The value of field `name` in record r, if present.
+  std::optional<std::string_view> Find(std::size_t r, std::string_view name) const {
+    for (std::size_t i = 0; i < field_count(r); ++i) {
+      Field f = field(r, i);
+      if (f.name == name) return f.value;
+    }
+    return std::nullopt;
+  }
+};
+
 // A batch of records for Session::BatchInsert: keys and fields copied into
 // one arena that keeps its capacity across Clear(), so a caller that reuses
 // one RecordBatch does not allocate per batch once warm. Field views stay
 // valid until the next Add or Clear. Not thread-safe; one per client.
-class RecordBatch {
+class RecordBatch : public RecordArena {
  public:
   void Clear() {
-    arena_.clear();
-    records_.clear();
-    spans_.clear();
-    fields_.clear();
+    ClearArena();
+    views_.clear();
   }
   // Appends a record (copies key and values).
   void Add(std::string_view key, std::span<const Field> values) {
-    const char* base = arena_.data();
-    const Span k = Append(key);
-    records_.push_back({k, fields_.size(), values.size()});
-    for (const Field& f : values) {
-      const Span n = Append(f.name);
-      const Span v = Append(f.value);
-      spans_.push_back({n, v});
-      fields_.push_back({});
-    }
-    if (arena_.data() != base) {
-      // The arena moved: every view is rebuilt from its offsets.
-      for (std::size_t i = 0; i < fields_.size(); ++i) fields_[i] = {View(spans_[i].name), View(spans_[i].value)};
-    } else {
-      for (std::size_t i = fields_.size() - values.size(); i < fields_.size(); ++i) {
-        fields_[i] = {View(spans_[i].name), View(spans_[i].value)};
-      }
-    }
+    const char* base = arena_data();
+    AppendRecord(key);
+    for (const Field& f : values) AppendField(f.name, f.value);
+    // values() hands out spans of Field, so each field's views are kept too;
+    // if the arena moved, every view is rebuilt, else only the new record's.
+    const std::size_t from = arena_data() != base ? 0 : views_.size();
+    views_.resize(total_fields());
+    for (std::size_t i = from; i < views_.size(); ++i) views_[i] = field_at(i);
   }
-  std::size_t size() const { return records_.size(); }
-  bool empty() const { return records_.empty(); }
-  std::string_view key(std::size_t r) const { return View(records_[r].key); }
+  std::size_t size() const { return record_count(); }
+  bool empty() const { return record_count() == 0; }
   std::span<const Field> values(std::size_t r) const {
-    return std::span<const Field>(fields_).subspan(records_[r].first_field, records_[r].field_count);
+    return std::span<const Field>(views_).subspan(first_field(r), field_count(r));
   }
 
  private:
-  struct Span {
-    std::size_t off, len;
-  };
-  struct Rec {
-    Span key;
-    std::size_t first_field;
-    std::size_t field_count;
-  };
-  struct FieldSpan {
-    Span name, value;
-  };
-  Span Append(std::string_view s) {
-    Span sp{arena_.size(), s.size()};
-    arena_.append(s.data(), s.size());
-    return sp;
-  }
-  std::string_view View(Span s) const { return std::string_view(arena_).substr(s.off, s.len); }
-
-  std::string arena_;
-  std::vector<Rec> records_;
-  std::vector<FieldSpan> spans_;
-  std::vector<Field> fields_;  // views into arena_, parallel to spans_
+  std::vector<Field> views_;  // views into the arena, one per field in order
 };
 
 // What a transaction asks of the store (Session::Begin).
