@@ -61,6 +61,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <utility>
@@ -429,24 +430,20 @@ Status LmdbSession::Read(std::string_view table, std::string_view key, const Fie
     MDB_dbi dbi;
     Status st;
     if (!Table(table, false, &dbi, &st)) return st;
-    MDB_val k = Val(key), v;
-    int rc;
+    // Inside a transaction, its own txn (sees its writes); else the renewed
+    // read txn, kept alive by `snap` until the value is decoded.
+    std::optional<Snapshot> snap;
+    MDB_txn* t;
     if (in_tx_) {
-      MDB_txn* t = TxTxn();
+      t = TxTxn();
       if (t == nullptr) return Status::Error();
-      rc = mdb_get(t, dbi, &k, &v);
-      if (rc == MDB_NOTFOUND) return Status::NotFound();
-      if (rc != 0) return Status::Error();
-      out->BeginRecord(key);
-      if (!DecodeRecord(View(v), fields, out)) {
-        out->Clear();
-        return Status::Error();
-      }
-      return Status::Ok();
+    } else {
+      snap.emplace(rtxn_);
+      if (!snap->ok()) return Status::Error();
+      t = rtxn_;
     }
-    Snapshot snap(rtxn_);
-    if (!snap.ok()) return Status::Error();
-    rc = mdb_get(rtxn_, dbi, &k, &v);
+    MDB_val k = Val(key), v;
+    const int rc = mdb_get(t, dbi, &k, &v);
     if (rc == MDB_NOTFOUND) return Status::NotFound();
     if (rc != 0) return Status::Error();
     out->BeginRecord(key);

@@ -721,25 +721,9 @@ class MariadbSession final : public Session {
     });
   }
 
-  Status Commit() override {
-    return Guard([&] {
-      if (!in_tx_) return Status::Error();
-      in_tx_ = false;
-      conn_.StartOp();
-      if (!conn_.connected() || !conn_.Query("COMMIT")) return Errored();
-      return Status::Ok();
-    });
-  }
-
-  Status Abort() override {
-    return Guard([&] {
-      if (!in_tx_) return Status::Ok();
-      in_tx_ = false;
-      conn_.StartOp();
-      if (!conn_.connected() || !conn_.Query("ROLLBACK")) return Errored();
-      return Status::Ok();
-    });
-  }
+  // COMMIT with no transaction open is an error; ROLLBACK is a no-op.
+  Status Commit() override { return EndTransaction("COMMIT", Status::Error()); }
+  Status Abort() override { return EndTransaction("ROLLBACK", Status::Ok()); }
 
   // workload=sqlquery's statements: SELECT/INSERT/UPDATE/DELETE prepared
   // once per connection (keyed by their text); anything else (DDL) run as a
@@ -842,6 +826,18 @@ class MariadbSession final : public Session {
       sql_stmts_.clear();
     }
     return Status::Ok();
+  }
+
+  // Ends the open transaction with `sql` (COMMIT or ROLLBACK); with none
+  // open, returns `if_none` and sends nothing.
+  Status EndTransaction(const char* sql, Status if_none) {
+    return Guard([&] {
+      if (!in_tx_) return if_none;
+      in_tx_ = false;
+      conn_.StartOp();
+      if (!conn_.connected() || !conn_.Query(sql)) return Errored();
+      return Status::Ok();
+    });
   }
 
   // ERROR after a failure; when it broke the connection, the statements go
