@@ -1,9 +1,12 @@
 // Helpers shared by the tests.
 #pragma once
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,14 +14,18 @@
 #include <cstdlib>
 #include <cctype>
 #include <chrono>
-#include <optional>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "core/properties.h"
+#include "db/binding.h"
 #include "measure/result.h"
 
 namespace storebench::test_util {
@@ -105,24 +112,62 @@ inline const OpResult* FindOp(const PhaseResult& r, const std::string& name) {
   return nullptr;
 }
 
-// The server a test of a network binding talks to, as started by the test
-// command (scripts/test.sh via scripts/servers/): the environment variable
-// STOREBENCH_TEST_SERVER_<NAME> (NAME upper-cased, e.g. REDIS, REDIS_CLUSTER,
-// POSTGRESQL) holds space-separated `property=value` settings such as
-// "redis.host=127.0.0.1 redis.port=40123". nullopt when it is not set.
-inline std::optional<std::vector<std::pair<std::string, std::string>>> ServerSettings(const std::string& name) {
-  std::string var = "STOREBENCH_TEST_SERVER_";
-  for (char c : name) var += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  const char* v = std::getenv(var.c_str());
-  if (v == nullptr) return std::nullopt;
-  std::vector<std::pair<std::string, std::string>> out;
-  std::istringstream in(v);
+// `property=value` pairs, in order: a server's settings.
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+// The `property=value` items of a space-separated line, as the scripts in
+// scripts/servers/ print them on start ("redis.host=127.0.0.1 redis.port=40123").
+inline Settings ParseSettings(std::string_view line) {
+  Settings out;
+  std::istringstream in{std::string(line)};
   std::string item;
   while (in >> item) {
     const auto eq = item.find('=');
     if (eq != std::string::npos) out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
   }
   return out;
+}
+
+// The value of `key` in `settings`, or "" when absent.
+inline std::string SettingOf(const Settings& settings, const std::string& key) {
+  for (const auto& [k, v] : settings) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+// The settings as properties, for opening a binding directly.
+inline Properties PropsOf(const Settings& settings) {
+  Properties p;
+  for (const auto& [k, v] : settings) p.Set(k, v);
+  return p;
+}
+
+// A loopback TCP port nothing listens on (bound to port 0, then released).
+inline int UnusedLoopbackPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  EXPECT_GE(fd, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+// The server a test of a network binding talks to, as started by the test
+// command (scripts/test.sh via scripts/servers/): the environment variable
+// STOREBENCH_TEST_SERVER_<NAME> (NAME upper-cased, e.g. REDIS, REDIS_CLUSTER,
+// POSTGRESQL) holds space-separated `property=value` settings such as
+// "redis.host=127.0.0.1 redis.port=40123". nullopt when it is not set.
+inline std::optional<Settings> ServerSettings(const std::string& name) {
+  std::string var = "STOREBENCH_TEST_SERVER_";
+  for (char c : name) var += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const char* v = std::getenv(var.c_str());
+  if (v == nullptr) return std::nullopt;
+  return ParseSettings(v);
 }
 
 // True when the test command started every server (STOREBENCH_REQUIRE_SERVERS=1):
@@ -151,6 +196,56 @@ inline std::string UniqueTable(const std::string& prefix = "t") {
   const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
   return prefix + std::to_string(getpid()) + "_" + std::to_string(now % 1000000007) + "_" +
          std::to_string(counter++);
+}
+
+// A fresh directory under the system's temporary directory, removed with
+// everything in it when this goes away.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix = "storebench-test") {
+    std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    EXPECT_NE(mkdtemp(tmpl.data()), nullptr) << tmpl;
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The `-p` arguments that point a CLI run of `binding` at a store: NAME.dir
+// under `dir` for a binding that keeps files; for a network binding, the
+// server's settings and a table no other test uses (the server is shared).
+inline std::vector<std::string> StoreArgs(const BindingInfo& binding, const std::filesystem::path& dir,
+                                          const Settings& server) {
+  std::vector<std::string> out;
+  if (binding.uses_dir) out.insert(out.end(), {"-p", binding.name + ".dir=" + (dir / "db").string()});
+  if (binding.server) {
+    for (const auto& [k, v] : server) out.insert(out.end(), {"-p", k + "=" + v});
+    out.insert(out.end(), {"-p", "table=" + UniqueTable()});
+  }
+  return out;
+}
+
+// What `binding` can do, asked of a store opened with `server`'s settings
+// (and, for one that keeps files, in a scratch directory under `dir`,
+// removed afterwards).
+inline Capabilities ProbeCapabilities(const BindingInfo& binding, const std::filesystem::path& dir,
+                                      const Settings& server) {
+  Properties p;
+  const std::filesystem::path probe = dir / "probe";
+  if (binding.uses_dir) p.Set(binding.name + ".dir", probe.string());
+  for (const auto& [k, v] : server) p.Set(k, v);
+  Capabilities c = binding.open(p, OpenContext{})->capabilities();
+  std::error_code ec;
+  std::filesystem::remove_all(probe, ec);
+  return c;
 }
 
 }  // namespace storebench::test_util

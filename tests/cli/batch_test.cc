@@ -30,16 +30,8 @@ const nlohmann::json* Op(const nlohmann::json& phase, const std::string& name) {
 
 class BatchCliTest : public ::testing::TestWithParam<const BindingInfo*> {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "storebench-batch-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  fs::path dir_;
+  test_util::TempDir tmp_{"storebench-batch"};
+  const fs::path dir_ = tmp_.path();
 };
 
 TEST_P(BatchCliTest, BatchedLoadThenBatchInsertsVerifyEveryRecord) {
@@ -49,21 +41,11 @@ TEST_P(BatchCliTest, BatchedLoadThenBatchInsertsVerifyEveryRecord) {
                                      "-p", "readproportion=0.5", "-p", "updateproportion=0",
                                      "-p", "batchinsertproportion=0.5", "-p", "requestdistribution=latest",
                                      "-p", "operationcount=400"};
-  if (binding->uses_dir) common.insert(common.end(), {"-p", name + ".dir=" + (dir_ / "db").string()});
-  std::vector<std::pair<std::string, std::string>> server;
-  if (binding->server) {
-    STOREBENCH_NEED_SERVER(name, server);
-    for (const auto& [k, v] : server) common.insert(common.end(), {"-p", k + "=" + v});
-    common.insert(common.end(), {"-p", "table=" + test_util::UniqueTable()});
-  }
-  Capabilities caps = [&] {
-    Properties p;
-    if (binding->uses_dir) p.Set(name + ".dir", (dir_ / "probe").string());
-    for (const auto& [k, v] : server) p.Set(k, v);
-    Capabilities c = binding->open(p, OpenContext{})->capabilities();
-    fs::remove_all(dir_ / "probe");
-    return c;
-  }();
+  test_util::Settings server;
+  if (binding->server) STOREBENCH_NEED_SERVER(name, server);
+  const std::vector<std::string> store = test_util::StoreArgs(*binding, dir_, server);
+  common.insert(common.end(), store.begin(), store.end());
+  const Capabilities caps = test_util::ProbeCapabilities(*binding, dir_, server);
 
   std::vector<nlohmann::json> phases;
   std::string load_out;

@@ -37,15 +37,6 @@ using Param = std::tuple<const BindingInfo*, std::string /*workload*/, std::stri
 
 class IntegrityTest : public ::testing::TestWithParam<Param> {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "storebench-integrity-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
 
   // Checks one phase of a JSON result: no integrity failure, and every
   // return code OK.
@@ -60,7 +51,8 @@ class IntegrityTest : public ::testing::TestWithParam<Param> {
     }
   }
 
-  fs::path dir_;
+  test_util::TempDir tmp_{"storebench-integrity"};
+  const fs::path dir_ = tmp_.path();
 };
 
 TEST_P(IntegrityTest, LoadThenRunVerifiesEveryRecord) {
@@ -69,13 +61,10 @@ TEST_P(IntegrityTest, LoadThenRunVerifiesEveryRecord) {
   const std::string wl = std::string(STOREBENCH_SOURCE_DIR) + "/workloads/" + workload;
   std::vector<std::string> common = {"-P", wl, "-p", "recordcount=1000", "-p", "operationcount=3000",
                                      "-p", "dataintegrity=true", "-p", "insertorder=" + order};
-  if (binding->uses_dir) common.insert(common.end(), {"-p", name + ".dir=" + (dir_ / "db").string()});
-  std::vector<std::pair<std::string, std::string>> server;
-  if (binding->server) {
-    STOREBENCH_NEED_SERVER(name, server);
-    for (const auto& [k, v] : server) common.insert(common.end(), {"-p", k + "=" + v});
-    common.insert(common.end(), {"-p", "table=" + test_util::UniqueTable()});  // a server shared by all tests
-  }
+  test_util::Settings server;
+  if (binding->server) STOREBENCH_NEED_SERVER(name, server);
+  const std::vector<std::string> store = test_util::StoreArgs(*binding, dir_, server);
+  common.insert(common.end(), store.begin(), store.end());
 
   std::vector<nlohmann::json> phases;
   auto run = [&](const std::string& command, std::vector<std::string> extra) {
@@ -89,14 +78,8 @@ TEST_P(IntegrityTest, LoadThenRunVerifiesEveryRecord) {
     nlohmann::json j = nlohmann::json::parse(f);
     for (const auto& p : j.at("phases")) phases.push_back(p);
   };
-  Capabilities caps = [&] {
-    Properties p;
-    if (binding->uses_dir) p.Set(name + ".dir", (dir_ / "probe").string());
-    for (const auto& [k, v] : server) p.Set(k, v);
-    Capabilities c = binding->open(p, OpenContext{})->capabilities();
-    fs::remove_all(dir_ / "probe");
-    return c;
-  }();
+  const Capabilities caps = test_util::ProbeCapabilities(*binding, dir_, server);
+
   if (!caps.scan && workload == std::string("workloade")) {
     GTEST_SKIP() << name << " cannot scan (" << caps.why_no_scan << "); the CLI refuses workload E up front";
   }

@@ -31,24 +31,13 @@ namespace storebench {
 namespace {
 
 namespace fs = std::filesystem;
-using Settings = std::vector<std::pair<std::string, std::string>>;
+using test_util::PropsOf;
+using test_util::SettingOf;
+using test_util::Settings;
 using Owned = std::vector<std::pair<std::string, std::string>>;
 using Clock = std::chrono::steady_clock;
 
 const BindingInfo& Binding() { return FindBinding("mariadb"); }
-
-Properties PropsOf(const Settings& settings) {
-  Properties p;
-  for (const auto& [k, v] : settings) p.Set(k, v);
-  return p;
-}
-
-std::string Get(const Settings& s, const std::string& key) {
-  for (const auto& [k, v] : s) {
-    if (k == key) return v;
-  }
-  return "";
-}
 
 Status Insert(Session* s, const std::string& table, const std::string& key, const Owned& rec) {
   std::vector<Field> v;
@@ -73,29 +62,16 @@ Owned FieldsOf(const RecordSet& rs, std::size_t r) {
 
 double SecondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// A TCP port on 127.0.0.1 nothing listens on (bound, then released).
-int UnusedPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  socklen_t len = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
-}
-
 // A plain blocking connection of the test's own, to look at and lock what
 // the binding writes.
 class Raw {
  public:
   explicit Raw(const Settings& s) {
     m_ = mysql_init(nullptr);
-    if (mysql_real_connect(m_, Get(s, "mariadb.host").c_str(), Get(s, "mariadb.user").c_str(),
-                           Get(s, "mariadb.password").c_str(), Get(s, "mariadb.database").c_str(),
-                           static_cast<unsigned>(std::stoi(Get(s, "mariadb.port"))), nullptr, 0) == nullptr) {
+    const auto port = static_cast<unsigned>(std::stoi(SettingOf(s, "mariadb.port")));
+    if (mysql_real_connect(m_, SettingOf(s, "mariadb.host").c_str(), SettingOf(s, "mariadb.user").c_str(),
+                           SettingOf(s, "mariadb.password").c_str(), SettingOf(s, "mariadb.database").c_str(),
+                           port, nullptr, 0) == nullptr) {
       ADD_FAILURE() << "raw connection: " << mysql_error(m_);
     }
   }
@@ -129,7 +105,7 @@ class Raw {
 // ---- Without a server --------------------------------------------------------
 
 TEST(MariadbTest, UnreachableServerIsSetupErrorNamingHostAndPort) {
-  const int port = UnusedPort();
+  const int port = test_util::UnusedLoopbackPort();
   Properties p;
   p.Set("mariadb.port", std::to_string(port));
   p.Set("mariadb.timeout_ms", "2000");
@@ -185,11 +161,12 @@ TEST_F(MariadbServerTest, WrongPasswordIsSetupErrorNamingTheUserNotThePassword) 
     FAIL() << "opened with a wrong password";
   } catch (const SetupError& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find(Get(server_, "mariadb.user")), std::string::npos) << msg;
-    EXPECT_NE(msg.find(Get(server_, "mariadb.host") + ":" + Get(server_, "mariadb.port")), std::string::npos)
-        << msg;
+    EXPECT_NE(msg.find(SettingOf(server_, "mariadb.user")), std::string::npos) << msg;
+    const std::string host_port =
+        SettingOf(server_, "mariadb.host") + ":" + SettingOf(server_, "mariadb.port");
+    EXPECT_NE(msg.find(host_port), std::string::npos) << msg;
     EXPECT_EQ(msg.find(secret), std::string::npos) << msg;
-    EXPECT_EQ(msg.find(Get(server_, "mariadb.password")), std::string::npos) << msg;
+    EXPECT_EQ(msg.find(SettingOf(server_, "mariadb.password")), std::string::npos) << msg;
   }
 }
 
@@ -198,7 +175,7 @@ TEST_F(MariadbServerTest, PasswordFromTheEnvironmentWhenThePropertyIsUnset) {
   for (const auto& kv : server_) {
     if (kv.first != "mariadb.password") without.push_back(kv);
   }
-  setenv("STOREBENCH_MARIADB_PASSWORD", Get(server_, "mariadb.password").c_str(), 1);
+  setenv("STOREBENCH_MARIADB_PASSWORD", SettingOf(server_, "mariadb.password").c_str(), 1);
   Properties p = PropsOf(without);
   EXPECT_NO_THROW(Binding().open(p, OpenContext{}));
   setenv("STOREBENCH_MARIADB_PASSWORD", "wrong", 1);
@@ -336,12 +313,7 @@ class MariadbFaultTest : public ::testing::Test {
     fs::create_directories(*dir_ + "/cwd");
     std::string line = Script("start");
     settings_ = new Settings;
-    std::istringstream in(line);
-    std::string item;
-    while (in >> item) {
-      auto eq = item.find('=');
-      if (eq != std::string::npos) settings_->emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    }
+    *settings_ = test_util::ParseSettings(line);
   }
   static void TearDownTestSuite() {
     if (dir_ == nullptr) return;
@@ -369,7 +341,7 @@ class MariadbFaultTest : public ::testing::Test {
     Settings shared;
     STOREBENCH_NEED_SERVER("mariadb", shared);  // (the shared one only says servers are wanted)
     ASSERT_NE(settings_, nullptr);
-    ASSERT_FALSE(Get(*settings_, "mariadb.port").empty()) << "private server did not start";
+    ASSERT_FALSE(SettingOf(*settings_, "mariadb.port").empty()) << "private server did not start";
   }
   std::unique_ptr<Store> Open() {
     Properties p = PropsOf(*settings_);

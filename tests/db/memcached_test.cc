@@ -41,33 +41,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-using Settings = std::vector<std::pair<std::string, std::string>>;
-
-Properties PropsOf(const Settings& settings) {
-  Properties p;
-  for (const auto& [k, v] : settings) p.Set(k, v);
-  return p;
-}
-
-std::string SettingOf(const Settings& settings, const std::string& name) {
-  for (const auto& [k, v] : settings) {
-    if (k == name) return v;
-  }
-  return "";
-}
-
-// A loopback port nothing listens on (bound, then released).
-int UnusedPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
-}
+using test_util::PropsOf;
+using test_util::SettingOf;
+using test_util::Settings;
 
 // A blocking text-protocol connection for looking at what the binding stored.
 class Raw {
@@ -132,13 +108,7 @@ class OwnServer {
   // Starts (again, on the same ports) and returns the printed settings.
   Settings Start() {
     line_ = Script("start");
-    std::istringstream in(line_);
-    Settings out;
-    std::string item;
-    while (in >> item) {
-      const auto eq = item.find('=');
-      if (eq != std::string::npos) out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    }
+    Settings out = test_util::ParseSettings(line_);
     EXPECT_FALSE(out.empty()) << "memcached.sh start printed nothing";
     return out;
   }
@@ -227,7 +197,7 @@ class MemcachedTest : public test_util::BindingTest {
 // ---- without a server -------------------------------------------------------
 
 TEST_F(MemcachedTest, UnreachableHostIsSetupErrorNamingHostAndPort) {
-  const int port = UnusedPort();
+  const int port = test_util::UnusedLoopbackPort();
   Properties p;
   p.Set("memcached.hosts", "127.0.0.1:" + std::to_string(port));
   p.Set("memcached.timeout_ms", "1000");
@@ -451,7 +421,7 @@ TEST_F(MemcachedTest, KeysSpreadOverTwoHostsTheSameWayEveryTime) {
   EXPECT_GT(on_first, 0);
   EXPECT_LT(on_first, 50);
   // One host down: open names it.
-  const int port = UnusedPort();
+  const int port = test_util::UnusedLoopbackPort();
   const std::string msg = MessageOf<SetupError>(PropsOf({{"memcached.hosts", hosts + ",127.0.0.1:" + std::to_string(port)}}));
   EXPECT_NE(msg.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << msg;
 }

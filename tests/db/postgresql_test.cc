@@ -28,42 +28,20 @@
 namespace storebench {
 namespace {
 
-using Pairs = std::vector<std::pair<std::string, std::string>>;
+using Pairs = test_util::Settings;
+using test_util::PropsOf;
+using test_util::SettingOf;
 using Clock = std::chrono::steady_clock;
-
-Properties PropsOf(const Pairs& pairs) {
-  Properties p;
-  for (const auto& [k, v] : pairs) p.Set(k, v);
-  return p;
-}
-
-std::string Get(const Pairs& pairs, const std::string& key) {
-  for (const auto& [k, v] : pairs) {
-    if (k == key) return v;
-  }
-  return "";
-}
 
 std::unique_ptr<Store> Open(const Properties& p) { return FindBinding("postgresql").open(p, OpenContext{}); }
 
-// A loopback port nothing listens on (bound, then released).
-int UnusedPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
-}
-
 // A plain blocking libpq connection for the test's own SQL.
 PGconn* Direct(const Pairs& s) {
-  std::string conninfo = "host=" + Get(s, "postgresql.host") + " port=" + Get(s, "postgresql.port") +
-                         " user=" + Get(s, "postgresql.user") + " password=" + Get(s, "postgresql.password") +
-                         " dbname=" + Get(s, "postgresql.dbname");
+  std::string conninfo = "host=" + SettingOf(s, "postgresql.host") +
+                         " port=" + SettingOf(s, "postgresql.port") +
+                         " user=" + SettingOf(s, "postgresql.user") +
+                         " password=" + SettingOf(s, "postgresql.password") +
+                         " dbname=" + SettingOf(s, "postgresql.dbname");
   return PQconnectdb(conninfo.c_str());
 }
 
@@ -81,7 +59,7 @@ Status Put(Session* s, const std::string& table, const std::string& key, const s
 }
 
 TEST(PostgresqlTest, UnreachableServerIsSetupErrorNamingHostPort) {
-  const int port = UnusedPort();
+  const int port = test_util::UnusedLoopbackPort();
   Properties p;
   p.Set("postgresql.port", std::to_string(port));
   p.Set("postgresql.timeout_ms", "2000");
@@ -100,7 +78,7 @@ TEST(PostgresqlTest, CliExitsTwoWithOneLineForAnUnreachableServer) {
   std::string dir =
       (std::filesystem::temp_directory_path() / ("storebench-pg-cli-" + std::to_string(getpid()))).string();
   std::filesystem::create_directories(dir);
-  const int port = UnusedPort();
+  const int port = test_util::UnusedLoopbackPort();
   test_util::ProcessOptions o;
   o.cwd = dir;
   auto r = test_util::RunProcess(
@@ -135,9 +113,9 @@ TEST(PostgresqlTest, WrongPasswordIsSetupErrorNamingTheUserNotThePassword) {
     FAIL() << "opened a store with a wrong password";
   } catch (const SetupError& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find(Get(s, "postgresql.user")), std::string::npos) << msg;
+    EXPECT_NE(msg.find(SettingOf(s, "postgresql.user")), std::string::npos) << msg;
     EXPECT_NE(msg.find("password authentication failed"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("127.0.0.1:" + Get(s, "postgresql.port")), std::string::npos) << msg;
+    EXPECT_NE(msg.find("127.0.0.1:" + SettingOf(s, "postgresql.port")), std::string::npos) << msg;
     EXPECT_EQ(msg.find("not-the-password-42"), std::string::npos) << msg;
   }
 }
@@ -149,7 +127,7 @@ TEST(PostgresqlTest, PasswordFromTheEnvironment) {
   for (const auto& [k, v] : s) {
     if (k != "postgresql.password") p.Set(k, v);
   }
-  setenv("STOREBENCH_POSTGRESQL_PASSWORD", Get(s, "postgresql.password").c_str(), 1);
+  setenv("STOREBENCH_POSTGRESQL_PASSWORD", SettingOf(s, "postgresql.password").c_str(), 1);
   EXPECT_NO_THROW(Open(p));
   setenv("STOREBENCH_POSTGRESQL_PASSWORD", "wrong", 1);
   EXPECT_THROW(Open(p), SetupError);
@@ -209,7 +187,7 @@ TEST(PostgresqlTest, RoundTripWithBinaryKeysValuesAndNewFields) {
   bool has_version = false;
   for (const auto& [k, v] : store->Stats()) {
     if (k == "postgresql.server_version") has_version = !v.empty();
-    EXPECT_EQ(v.find(Get(s, "postgresql.password")), std::string::npos) << k;
+    EXPECT_EQ(v.find(SettingOf(s, "postgresql.password")), std::string::npos) << k;
   }
   EXPECT_TRUE(has_version);
   session.reset();
@@ -267,14 +245,9 @@ TEST(PostgresqlTest, ServerKilledAndRestartedOpsFailThenRecover) {
   std::string line = Script("start", dir);
   Pairs s;
   {
-    std::istringstream in(line);
-    std::string item;
-    while (in >> item) {
-      auto eq = item.find('=');
-      if (eq != std::string::npos) s.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    }
+    s = test_util::ParseSettings(line);
   }
-  ASSERT_FALSE(Get(s, "postgresql.port").empty()) << line;
+  ASSERT_FALSE(SettingOf(s, "postgresql.port").empty()) << line;
   Properties p = PropsOf(s);
   p.Set("postgresql.timeout_ms", "1000");
   {

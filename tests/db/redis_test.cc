@@ -32,21 +32,12 @@ namespace storebench {
 namespace {
 
 namespace fs = std::filesystem;
-using Settings = std::vector<std::pair<std::string, std::string>>;
+using test_util::PropsOf;
+using test_util::SettingOf;
+using test_util::Settings;
 using Owned = std::vector<std::pair<std::string, std::string>>;
 
-Properties PropsOf(const Settings& s) {
-  Properties p;
-  for (const auto& [k, v] : s) p.Set(k, v);
-  return p;
-}
 std::unique_ptr<Store> Open(const Properties& p) { return FindBinding("redis").open(p, OpenContext{}); }
-std::string Get(const Settings& s, const std::string& key) {
-  for (const auto& [k, v] : s) {
-    if (k == key) return v;
-  }
-  return "";
-}
 
 std::vector<Field> Views(const Owned& owned) {
   std::vector<Field> out;
@@ -72,19 +63,6 @@ Owned Record(const std::string& key, int fields = 10, int version = 0) {
 }
 
 bool HaveRedisServer() { return system("command -v redis-server >/dev/null 2>&1") == 0; }
-
-// A port on 127.0.0.1 nothing listens on (bound, then released).
-int UnusedPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
-}
 
 // Runs a shell command line, returns its stdout.
 std::string Shell(const std::string& cmd) {
@@ -120,13 +98,7 @@ class OwnServer {
       ADD_FAILURE() << "redis.sh start: " << r.err;
       return false;
     }
-    settings_.clear();
-    std::istringstream in(r.out);
-    std::string item;
-    while (in >> item) {
-      auto eq = item.find('=');
-      if (eq != std::string::npos) settings_.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    }
+    settings_ = test_util::ParseSettings(r.out);
     return true;
   }
   void Stop() {
@@ -137,7 +109,7 @@ class OwnServer {
   }
   pid_t Pid() const { return static_cast<pid_t>(std::atoi(test_util::Slurp(dir_ + "/server/pids").c_str())); }
   const Settings& settings() const { return settings_; }
-  std::string port() const { return Get(settings_, "redis.port"); }
+  std::string port() const { return SettingOf(settings_, "redis.port"); }
 
  private:
   static std::string Script() { return std::string(STOREBENCH_SOURCE_DIR) + "/scripts/servers/redis.sh"; }
@@ -155,7 +127,7 @@ class OwnServer {
   } while (0)
 
 TEST(RedisTest, UnreachableServerIsSetupErrorNamingHostAndPort) {
-  const int port = UnusedPort();
+  const int port = test_util::UnusedLoopbackPort();
   Properties p;
   p.Set("redis.port", std::to_string(port));
   p.Set("redis.timeout_ms", "2000");
@@ -198,7 +170,7 @@ TEST(RedisTest, PasswordIsCheckedAndComesFromPropertyOrEnvironment) {
   const std::string secret = "s3cret-pw";
   OwnServer server(secret);
   ASSERT_TRUE(server.Start());
-  EXPECT_EQ(Get(server.settings(), "redis.password"), secret);
+  EXPECT_EQ(SettingOf(server.settings(), "redis.password"), secret);
   Properties base;
   base.Set("redis.port", server.port());
   base.Set("redis.timeout_ms", "3000");
@@ -290,13 +262,13 @@ void RoundTrip(const Settings& settings, const std::string& layout) {
     ASSERT_EQ(rs.record_count(), 2u);
     EXPECT_EQ(FieldsOf(rs, 1), (Owned{Record("user119")[1], Record("user119")[7]}));
     // YCSB's layout: the record is a plain hash at <table>:<key>.
-    const std::string port = Get(settings, "redis.port");
+    const std::string port = SettingOf(settings, "redis.port");
     EXPECT_EQ(Shell("redis-cli -p " + port + " HGET " + table + ":user107 field2"), Record("user107")[2].second + "\n");
     EXPECT_EQ(Shell("redis-cli -p " + port + " ZCARD " + table + ":_index"), "19\n");
   } else {
     EXPECT_FALSE(store->capabilities().scan);
     EXPECT_FALSE(store->capabilities().why_no_scan.empty());
-    const std::string port = Get(settings, "redis.port");
+    const std::string port = SettingOf(settings, "redis.port");
     EXPECT_EQ(Shell("redis-cli -p " + port + " TYPE " + table + ":user107"), "string\n");
   }
   auto stats = store->Stats();
@@ -347,7 +319,7 @@ TEST(RedisTest, ReplaceUpdateIsOneSetOfTheGivenFields) {
   auto store = Open(p);
   auto s = store->NewSession(0);
   ASSERT_EQ(s->Insert(table, "k-set", Views({{"a", "1"}, {"b", "2"}})), Status::Ok());
-  const std::string port = Get(settings, "redis.port");
+  const std::string port = SettingOf(settings, "redis.port");
   auto set_calls = [&] {
     const std::string line = Shell("redis-cli -p " + port + " INFO commandstats | grep '^cmdstat_set:'");
     return std::atoll(line.substr(line.find("calls=") + 6).c_str());
@@ -371,7 +343,7 @@ TEST(RedisTest, PipelinedClientsOfOneConnectionShareIt) {
   auto store = Open(p);
   EXPECT_EQ(store->capabilities().pipeline, 4);
   const std::string table = test_util::UniqueTable("redis");
-  const std::string port = Get(settings, "redis.port");
+  const std::string port = SettingOf(settings, "redis.port");
   auto clients = [&] {
     return std::atoi(Shell("redis-cli -p " + port + " INFO clients | grep ^connected_clients: | cut -d: -f2").c_str());
   };
@@ -635,7 +607,7 @@ void CheckPlacement(const std::string& seed, const std::string& table, std::size
 TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
   Settings settings;
   STOREBENCH_NEED_SERVER("redis-cluster", settings);
-  const std::string seed = Get(settings, "redis.port");
+  const std::string seed = SettingOf(settings, "redis.port");
   auto store = Open(PropsOf(settings));
   auto s = store->NewSession(0);
   const std::string table = test_util::UniqueTable("rc");
@@ -701,7 +673,7 @@ TEST(RedisClusterTest, CliLoadsAndRunsWorkloadA) {
   }
   std::error_code ec;
   fs::remove_all(tmpl, ec);
-  CheckPlacement(Get(settings, "redis.port"), table, 1001);
+  CheckPlacement(SettingOf(settings, "redis.port"), table, 1001);
 }
 
 // Moves the slot of one record from its node to another by hand, as
@@ -710,7 +682,7 @@ TEST(RedisClusterTest, CliLoadsAndRunsWorkloadA) {
 TEST(RedisClusterTest, FollowsAskDuringMigrationAndMovedAfterIt) {
   Settings settings;
   STOREBENCH_NEED_SERVER("redis-cluster", settings);
-  const std::string seed = Get(settings, "redis.port");
+  const std::string seed = SettingOf(settings, "redis.port");
   auto store = Open(PropsOf(settings));
   auto s = store->NewSession(0);
   const std::string table = test_util::UniqueTable("rc");
@@ -801,7 +773,7 @@ TEST(RedisClusterTest, NotAClusterNodeIsSetupError) {
 TEST(RedisTest, BatchInsertIsOneMsetOrOnePipelinedWriteOfScripts) {
   Settings settings;
   STOREBENCH_NEED_SERVER("redis", settings);
-  const std::string port = Get(settings, "redis.port");
+  const std::string port = SettingOf(settings, "redis.port");
   auto mset_calls = [&] {
     const std::string info = Shell("redis-cli -p " + port + " INFO commandstats");
     const auto at = info.find("cmdstat_mset:calls=");
