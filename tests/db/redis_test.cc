@@ -295,8 +295,12 @@ TEST(RedisTest, RoundTripStringLayout) {
 // and is not created. redis.update=set: one plain SET (memtier's), which
 // creates a missing key.
 TEST(RedisTest, ReplaceUpdateIsOneSetOfTheGivenFields) {
-  Settings settings;
-  STOREBENCH_NEED_SERVER("redis", settings);
+  // Its own server: it counts server-wide (INFO), which other tests running
+  // at the same time against the shared server would disturb.
+  NEED_REDIS_SERVER_BINARY();
+  OwnServer server;
+  ASSERT_TRUE(server.Start());
+  const Settings& settings = server.settings();
   const std::string table = test_util::UniqueTable("rrep");
   for (const std::string mode : {"merge", "replace"}) {
     Properties p = PropsOf(settings);
@@ -336,8 +340,12 @@ TEST(RedisTest, ReplaceUpdateIsOneSetOfTheGivenFields) {
 }
 
 TEST(RedisTest, PipelinedClientsOfOneConnectionShareIt) {
-  Settings settings;
-  STOREBENCH_NEED_SERVER("redis", settings);
+  // Its own server: it counts server-wide (INFO), which other tests running
+  // at the same time against the shared server would disturb.
+  NEED_REDIS_SERVER_BINARY();
+  OwnServer server;
+  ASSERT_TRUE(server.Start());
+  const Settings& settings = server.settings();
   Properties p = PropsOf(settings);
   p.Set("redis.pipeline", "4");
   auto store = Open(p);
@@ -771,8 +779,12 @@ TEST(RedisClusterTest, NotAClusterNodeIsSetupError) {
 // key, so scans see them), and a SCRIPT FLUSH before it (NOSCRIPT) makes it
 // reload the scripts and send the batch again.
 TEST(RedisTest, BatchInsertIsOneMsetOrOnePipelinedWriteOfScripts) {
-  Settings settings;
-  STOREBENCH_NEED_SERVER("redis", settings);
+  // Its own server: it counts server-wide (INFO), which other tests running
+  // at the same time against the shared server would disturb.
+  NEED_REDIS_SERVER_BINARY();
+  OwnServer server;
+  ASSERT_TRUE(server.Start());
+  const Settings& settings = server.settings();
   const std::string port = SettingOf(settings, "redis.port");
   auto mset_calls = [&] {
     const std::string info = Shell("redis-cli -p " + port + " INFO commandstats");
