@@ -123,6 +123,39 @@ TEST(FiberTest, SuspendAndWake) {
   EXPECT_TRUE(woken);
 }
 
+// A wait that ended early (the fd became ready) leaves no timer behind: the
+// fiber's later Suspend is ended by Wake, not by the old wait's deadline.
+// Meanwhile a third fiber's own deadline still fires on time.
+TEST(FiberTest, AWaitEndedByReadinessLeavesNoTimerBehind) {
+  SocketPair p;
+  io::Fiber* waiter = nullptr;
+  io::WaitResult result = io::WaitResult::kTimeout;
+  std::int64_t resumed_after_ns = 0, woken_after_ns = 0, timed_out_after_ns = 0;
+  const std::int64_t t0 = SteadyClock::Now();
+  io::FiberScheduler s;
+  s.Spawn([&] {
+    waiter = io::Current();
+    result = io::WaitFd(p.a, false, t0 + 20'000'000);
+    io::Suspend();
+    resumed_after_ns = SteadyClock::Now() - t0;
+  });
+  s.Spawn([&] {
+    ASSERT_EQ(write(p.b, "z", 1), 1);
+    io::SleepUntil(t0 + 60'000'000);
+    woken_after_ns = SteadyClock::Now() - t0;
+    io::Wake(waiter);
+  });
+  s.Spawn([&] {
+    SocketPair quiet;
+    EXPECT_EQ(io::WaitFd(quiet.a, false, t0 + 40'000'000), io::WaitResult::kTimeout);
+    timed_out_after_ns = SteadyClock::Now() - t0;
+  });
+  s.Run();
+  EXPECT_EQ(result, io::WaitResult::kReady);
+  EXPECT_GE(timed_out_after_ns, 40'000'000);
+  EXPECT_GE(woken_after_ns, 60'000'000);
+  EXPECT_GE(resumed_after_ns, woken_after_ns);  // not resumed at 20 ms by a stale deadline
+}
 // A line server on the far end of a socketpair: for every "N\n" it answers
 // "ok N\n", counting how many reads it needed (batched requests need few).
 class LineServer {
