@@ -325,6 +325,10 @@ class Connection {
           out->Reset(r);
         }
       }
+      // PQconsumeInput may leave bytes in the socket (it stops after a read
+      // that filled its buffer); an edge-triggered wait would sleep until the
+      // timeout, so read on while there are any.
+      if (io::ReadableNow(fd_)) continue;
       if (io::WaitFd(fd_, false, deadline) == io::WaitResult::kTimeout) return TimedOut();
     }
   }

@@ -266,6 +266,11 @@ WaitResult WaitFd(int fd, bool for_write, std::int64_t deadline_ns) {
   }
 }
 
+bool ReadableNow(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN) != 0;
+}
+
 void Forget(int fd) {
   FiberScheduler::Impl* s = tl_sched;
   if (s == nullptr || fd < 0 || static_cast<std::size_t>(fd) >= s->fds.size()) return;

@@ -35,6 +35,12 @@ enum class WaitResult { kReady, kTimeout, kError };
 // non-blocking call and wait again on EAGAIN.
 WaitResult WaitFd(int fd, bool for_write, std::int64_t deadline_ns);
 
+// True when `fd` has bytes to read right now (poll(2) with no wait). For
+// callers whose client library may stop reading before the socket reports
+// EAGAIN (libpq's PQconsumeInput): WaitFd waits for the next edge, and bytes
+// already waiting make none.
+bool ReadableNow(int fd);
+
 // Closes `fd` after the calling thread's scheduler forgets it. Bindings must
 // close waited-on descriptors through this, never close(2) directly, so a new
 // socket that reuses the number is watched afresh.

@@ -195,6 +195,34 @@ TEST(PostgresqlTest, RoundTripWithBinaryKeysValuesAndNewFields) {
   store->Close();
 }
 
+// Scans of 1000 records (~1 MB each) by 4 fiber clients on one thread: libpq
+// stops reading before the socket is empty, and a wait for the next edge
+// would sleep until postgresql.timeout_ms and fail the scan. Every scan must
+// come back OK.
+TEST(PostgresqlTest, LargeScansOfFiberClientsNeverWaitOutTheTimeout) {
+  Pairs s;
+  STOREBENCH_NEED_SERVER("postgresql", s);
+  std::string dir = (std::filesystem::temp_directory_path() / ("storebench-pg-scan-" + std::to_string(getpid()))).string();
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> common = {"-p", "table=" + test_util::UniqueTable("scan"), "-p", "recordcount=1200",
+                                     "-p", "postgresql.timeout_ms=10000"};
+  for (const auto& [k, v] : s) common.insert(common.end(), {"-p", k + "=" + v});
+  test_util::ProcessOptions o;
+  o.cwd = dir;
+  std::vector<std::string> load = {"load", "postgresql"};
+  load.insert(load.end(), common.begin(), common.end());
+  ASSERT_EQ(test_util::RunProcess(STOREBENCH_BINARY, load, o).code, 0);
+  std::vector<std::string> run = {"run", "postgresql", "-p", "connections=4", "-p", "operationcount=60", "-p",
+                                  "scanproportion=1", "-p", "readproportion=0", "-p", "updateproportion=0", "-p",
+                                  "insertproportion=0", "-p", "minscanlength=1000", "-p", "maxscanlength=1000"};
+  run.insert(run.end(), common.begin(), common.end());
+  const auto r = test_util::RunProcess(STOREBENCH_BINARY, run, o);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("[SCAN], Return=OK, 60"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("[SCAN], Return=ERROR"), std::string::npos) << r.out;
+}
+
 TEST(PostgresqlTest, OperationTimesOutOnALockedTableThenRecovers) {
   Pairs s;
   STOREBENCH_NEED_SERVER("postgresql", s);
