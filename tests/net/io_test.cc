@@ -123,6 +123,69 @@ TEST(FiberTest, SuspendAndWake) {
   EXPECT_TRUE(woken);
 }
 
+// Uses about depth KiB of the calling fiber's stack, then waits (Yield) at
+// the deepest point.
+int DeepThenYield(int depth) {
+  volatile char buf[1024];
+  buf[0] = static_cast<char>(depth);
+  if (depth == 0) {
+    io::Yield();
+    return buf[0];
+  }
+  return DeepThenYield(depth - 1) + buf[0];
+}
+
+// Same, but writes the whole way down and never waits.
+int DeepNoWait(int depth) {
+  volatile char buf[1024];
+  for (std::size_t i = 0; i < sizeof buf; i += 64) buf[i] = static_cast<char>(depth);
+  return depth == 0 ? buf[0] : DeepNoWait(depth - 1) + buf[0];
+}
+
+TEST(FiberTest, ManyFibersOnSmallStacksAllRunAndUseTheirWholeStackSafely) {
+  constexpr int kFibers = 1000;
+  int finished = 0;
+  io::FiberScheduler s(64 * 1024);
+  for (int i = 0; i < kFibers; ++i) {
+    s.Spawn([&finished] {
+      DeepThenYield(32);  // half of a 64 KiB stack, a wait at the deepest point
+      ++finished;
+    });
+  }
+  s.Run();
+  EXPECT_EQ(finished, kFibers);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define STACK_CHECKS_ONLY_WITHOUT_ASAN() GTEST_SKIP() << "the sanitizer build uses guard-paged stacks"
+#else
+#define STACK_CHECKS_ONLY_WITHOUT_ASAN() (void)0
+#endif
+
+TEST(FiberDeathTest, AFiberWaitingNearItsStacksEndAborts) {
+  STACK_CHECKS_ONLY_WITHOUT_ASAN();
+  EXPECT_DEATH(
+      {
+        io::FiberScheduler s(64 * 1024);
+        s.Spawn([] {});  // below the next stack: what an overrun would run into
+        s.Spawn([] { DeepThenYield(54); });  // ~58 KiB: inside the 8 KiB red zone
+        s.Run();
+      },
+      "overran its 64 KiB stack");
+}
+
+TEST(FiberDeathTest, AFiberThatOverwroteItsStacksBottomAbortsWhenItReturns) {
+  STACK_CHECKS_ONLY_WITHOUT_ASAN();
+  EXPECT_DEATH(
+      {
+        io::FiberScheduler s(64 * 1024);
+        s.Spawn([] {});  // runs and returns first: the stack the next one overruns into
+        s.Spawn([] { DeepNoWait(66); });
+        s.Run();
+      },
+      "overran its 64 KiB stack");
+}
+
 // A wait that ended early (the fd became ready) leaves no timer behind: the
 // fiber's later Suspend is ended by Wake, not by the old wait's deadline.
 // Meanwhile a third fiber's own deadline still fires on time.
