@@ -159,22 +159,43 @@ struct FiberScheduler::Impl {
   // earliest deadline before every epoll_wait scans one contiguous array
   // instead of touching every fiber (hundreds, each on its own cache line).
   std::vector<std::int64_t> wake_at_ns;
-  std::vector<Fiber*> ring;  // run queue, capacity fibers.size() + 1
-  std::size_t head = 0, tail = 0;
+  // Run queues (rings of capacity fibers.size() + 1; a fiber is in at most
+  // one). `woken`: fibers made runnable by another fiber of this thread
+  // (Wake, YieldToWoken); `ready`: fibers whose I/O or deadline came, new
+  // ones and Yield. `woken` runs first, so that a pipeline leader's replies
+  // turn into the next requests on that connection (and are flushed) before
+  // the thread turns to the other connections that became readable: the
+  // server gets new work as soon as possible, as an event-driven client's
+  // per-connection callback would give it.
+  struct RunQueue {
+    std::vector<Fiber*> ring;
+    std::size_t head = 0, tail = 0;
+    bool empty() const { return head == tail; }
+    void Push(Fiber* f) {
+      ring[tail] = f;
+      tail = (tail + 1) % ring.size();
+    }
+    Fiber* Pop() {
+      Fiber* f = ring[head];
+      head = (head + 1) % ring.size();
+      return f;
+    }
+  };
+  RunQueue ready, woken;
   std::vector<FdState> fds;
   int epfd = -1;
   Fiber* current = nullptr;
 
-  void Push(Fiber* f) {
+  void Push(Fiber* f, RunQueue& q) {
     if (f->queued || f->done) return;
     f->queued = true;
-    ring[tail] = f;
-    tail = (tail + 1) % ring.size();
+    q.Push(f);
   }
+  void Push(Fiber* f) { Push(f, ready); }
   Fiber* Pop() {
-    if (head == tail) return nullptr;
-    Fiber* f = ring[head];
-    head = (head + 1) % ring.size();
+    RunQueue& q = !woken.empty() ? woken : ready;
+    if (q.empty()) return nullptr;
+    Fiber* f = q.Pop();
     f->queued = false;
     return f;
   }
@@ -321,8 +342,9 @@ void FiberScheduler::Spawn(std::function<void()> body) {
 
 void FiberScheduler::Run() {
   Impl& s = *impl_;
-  s.ring.assign(s.fibers.size() + 1, nullptr);
-  s.head = s.tail = 0;
+  s.ready.ring.assign(s.fibers.size() + 1, nullptr);
+  s.woken.ring.assign(s.fibers.size() + 1, nullptr);
+  s.ready.head = s.ready.tail = s.woken.head = s.woken.tail = 0;
   for (auto& f : s.fibers) s.Push(f.get());
   FiberScheduler::Impl* saved = tl_sched;
   tl_sched = &s;
@@ -409,7 +431,14 @@ void Suspend() {
 void Wake(Fiber* f) {
   if (FiberScheduler::Impl* s = tl_sched; s != nullptr && f != nullptr) {
     s->wake_at_ns[f->index] = kNoDeadline;
-    s->Push(f);
+    s->Push(f, s->woken);
+  }
+}
+
+void YieldToWoken() {
+  if (FiberScheduler::Impl* s = Active()) {
+    s->Push(s->current, s->woken.empty() ? s->ready : s->woken);
+    s->Park();
   }
 }
 

@@ -59,11 +59,18 @@ Fiber* Current();
 // Suspends the calling fiber until another client of the same thread Wakes
 // it. Outside a fiber it returns at once (there is nobody else to wait for).
 void Suspend();
-// Makes a suspended fiber runnable again (after the caller yields).
+// Makes a suspended fiber runnable again (after the caller yields). Fibers
+// woken this way run before those whose I/O or deadline came (in the order
+// woken), so that what one client hands to others is acted on first.
 void Wake(Fiber* f);
 // Lets the thread's other runnable clients run before the caller continues;
 // returns at once outside a fiber.
 void Yield();
+// Lets the clients Woken and not yet run go first, then continues, still
+// ahead of those whose I/O came; with none woken, it is Yield. A pipeline's
+// new leader uses it so that the siblings it just handed replies to queue
+// their next requests behind its own, and one write carries them all.
+void YieldToWoken();
 // True when the caller runs as one of several clients on its thread.
 bool InFiber();
 

@@ -64,7 +64,7 @@ class Pipeline {
     Enqueue(&e);
     if (!reading_) {
       reading_ = true;
-      if (sharers_ > 1) io::Yield();  // let the others queue theirs first
+      if (sharers_ > 1) io::YieldToWoken();  // let the others queue theirs first
       Lead(&e, deadline_ns);
     }
     while (!e.done) {

@@ -123,6 +123,70 @@ TEST(FiberTest, SuspendAndWake) {
   EXPECT_TRUE(woken);
 }
 
+// A fiber Woken by another runs before fibers whose I/O came in the same
+// epoll_wait: a pipeline leader's siblings send their next requests before
+// the thread turns to the next readable connection.
+TEST(FiberTest, WokenFibersRunBeforeThoseWhoseIoCame) {
+  SocketPair p1, p2;
+  ASSERT_EQ(write(p1.b, "x", 1), 1);
+  ASSERT_EQ(write(p2.b, "y", 1), 1);
+  std::vector<std::string> events;
+  io::Fiber* sleeper = nullptr;
+  bool woke = false;
+  io::FiberScheduler s;
+  s.Spawn([&] {
+    sleeper = io::Current();
+    io::Suspend();
+    events.push_back("woken");
+  });
+  for (int fd : {p1.a, p2.a}) {
+    s.Spawn([&, fd] {
+      EXPECT_EQ(io::WaitFd(fd, false, io::kNoDeadline), io::WaitResult::kReady);  // both in one epoll_wait
+      events.push_back("io");
+      if (!woke) {
+        woke = true;
+        io::Wake(sleeper);
+      }
+    });
+  }
+  s.Run();
+  EXPECT_EQ(events, (std::vector<std::string>{"io", "woken", "io"}));
+}
+
+// YieldToWoken: the caller goes after the fibers it Woke, still ahead of
+// fibers already runnable otherwise; with none woken it is a plain Yield.
+TEST(FiberTest, YieldToWokenRunsAfterTheWokenAndBeforeTheRest) {
+  std::vector<std::string> events;
+  io::Fiber* a = nullptr;
+  io::Fiber* b = nullptr;
+  io::FiberScheduler s;
+  s.Spawn([&] {
+    a = io::Current();
+    io::Suspend();
+    events.push_back("a");
+  });
+  s.Spawn([&] {
+    b = io::Current();
+    io::Suspend();
+    events.push_back("b");
+  });
+  s.Spawn([&] {
+    io::YieldToWoken();  // none woken: the next spawned runs first
+    events.push_back("leader");
+    io::Wake(a);
+    io::Wake(b);
+    io::YieldToWoken();
+    events.push_back("leader again");
+  });
+  s.Spawn([&] {
+    events.push_back("other");
+    io::Yield();  // behind the leader's first YieldToWoken
+    events.push_back("other again");
+  });
+  s.Run();
+  EXPECT_EQ(events, (std::vector<std::string>{"other", "leader", "a", "b", "leader again", "other again"}));
+}
+
 // Uses about depth KiB of the calling fiber's stack, then waits (Yield) at
 // the deepest point.
 int DeepThenYield(int depth) {
