@@ -79,10 +79,9 @@ class StackArena {
   StackArena(const StackArena&) = delete;
   StackArena& operator=(const StackArena&) = delete;
 
-  // The lowest address of the stack Allocate returned last.
-  char* last_bottom() const { return next_ - stack_bytes_; }
-  // A stack of stack_bytes, with the canary at its bottom.
-  ctx::stack_context Allocate() {
+  // A stack of stack_bytes, with the canary at its bottom; *limit is set to
+  // the lowest stack pointer its fiber may wait at (the red zone above it).
+  ctx::stack_context Allocate(const char** limit) {
     if (left_ < stack_bytes_) NewChunk();
     ctx::stack_context sc;
     char* bottom = next_;
@@ -91,6 +90,7 @@ class StackArena {
     std::memcpy(bottom, &kStackCanary, sizeof kStackCanary);
     sc.size = stack_bytes_;
     sc.sp = bottom + stack_bytes_;
+    *limit = bottom + kRedZoneBytes;
     return sc;
   }
 
@@ -120,10 +120,12 @@ class StackArena {
 };
 
 // Boost.Context's StackAllocator over a StackArena (copied into each fiber;
-// the arena owns the memory, so deallocate has nothing to do).
+// the arena owns the memory, so deallocate has nothing to do). allocate sets
+// the fiber's stack limit along with its stack.
 struct ArenaStack {
   StackArena* arena;
-  ctx::stack_context allocate() { return arena->Allocate(); }
+  const char** limit;
+  ctx::stack_context allocate() { return arena->Allocate(limit); }
   void deallocate(ctx::stack_context&) noexcept {}
 };
 
@@ -152,7 +154,7 @@ struct FdState {
 
 struct FiberScheduler::Impl {
   std::size_t stack_bytes;
-  std::unique_ptr<StackArena> stacks;  // declared before fibers: outlives them
+  std::unique_ptr<StackArena> stacks;  // declared before fibers: outlives them (none in the sanitizer build)
   std::vector<std::unique_ptr<Fiber>> fibers;
   // When each parked fiber times out (kNoDeadline: it does not, or it is
   // runnable or done). Kept apart from the Fiber objects so that finding the
@@ -305,7 +307,9 @@ void FiberScheduler::Impl::Loop() {
 
 FiberScheduler::FiberScheduler(std::size_t stack_bytes) : impl_(std::make_unique<Impl>()) {
   impl_->stack_bytes = stack_bytes;
+#if !defined(__SANITIZE_ADDRESS__)
   impl_->stacks = std::make_unique<StackArena>(stack_bytes);
+#endif
 }
 
 FiberScheduler::~FiberScheduler() {
@@ -332,8 +336,7 @@ void FiberScheduler::Spawn(std::function<void()> body) {
   // The sanitizer build keeps guard-paged stacks: an overrun faults at once.
   f->self = ctx::fiber(std::allocator_arg, ctx::protected_fixedsize_stack(stack_bytes), std::move(run));
 #else
-  f->self = ctx::fiber(std::allocator_arg, ArenaStack{impl_->stacks.get()}, std::move(run));
-  f->stack_limit = impl_->stacks->last_bottom() + kRedZoneBytes;
+  f->self = ctx::fiber(std::allocator_arg, ArenaStack{impl_->stacks.get(), &f->stack_limit}, std::move(run));
 #endif
   f->index = impl_->fibers.size();
   impl_->fibers.push_back(std::move(f));
