@@ -248,4 +248,20 @@ inline Capabilities ProbeCapabilities(const BindingInfo& binding, const std::fil
   return c;
 }
 
+// A server-side count once it has settled: reads `read()` every 50 ms until
+// it has returned the same value `same_reads` times in a row after the
+// first (or `max_reads` reads have passed), and returns the last value. For
+// counters a server updates a moment after the event (a closed connection).
+template <typename Read>
+auto SettledValue(Read read, int same_reads, int max_reads) {
+  auto value = read();
+  for (int same = 0, i = 0; same < same_reads && i < max_reads; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const auto now = read();
+    same = now == value ? same + 1 : 0;
+    value = now;
+  }
+  return value;
+}
+
 }  // namespace storebench::test_util

@@ -173,6 +173,10 @@ struct FiberScheduler::Impl {
     std::vector<Fiber*> ring;
     std::size_t head = 0, tail = 0;
     bool empty() const { return head == tail; }
+    void Reset(std::size_t capacity) {
+      ring.assign(capacity, nullptr);
+      head = tail = 0;
+    }
     void Push(Fiber* f) {
       ring[tail] = f;
       tail = (tail + 1) % ring.size();
@@ -345,9 +349,8 @@ void FiberScheduler::Spawn(std::function<void()> body) {
 
 void FiberScheduler::Run() {
   Impl& s = *impl_;
-  s.ready.ring.assign(s.fibers.size() + 1, nullptr);
-  s.woken.ring.assign(s.fibers.size() + 1, nullptr);
-  s.ready.head = s.ready.tail = s.woken.head = s.woken.tail = 0;
+  s.ready.Reset(s.fibers.size() + 1);
+  s.woken.Reset(s.fibers.size() + 1);
   for (auto& f : s.fibers) s.Push(f.get());
   FiberScheduler::Impl* saved = tl_sched;
   tl_sched = &s;

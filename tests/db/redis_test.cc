@@ -357,13 +357,7 @@ TEST(RedisTest, PipelinedClientsOfOneConnectionShareIt) {
   };
   // The baseline once the count has settled (a probe's close, from the start
   // script or from Open, is counted when the server gets to it).
-  int before = clients();
-  for (int same = 0, i = 0; same < 3 && i < 50; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    const int now = clients();
-    same = now == before ? same + 1 : 0;
-    before = now;
-  }
+  const int before = test_util::SettledValue(clients, 3, 50);
   std::vector<std::unique_ptr<Session>> sessions;
   for (int slot = 0; slot < 4; ++slot) sessions.push_back(store->NewClientSession(ClientSlot{0, 0, slot}));
   sessions.push_back(store->NewClientSession(ClientSlot{0, 1, 0}));  // another connection

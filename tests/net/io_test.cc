@@ -123,6 +123,16 @@ TEST(FiberTest, SuspendAndWake) {
   EXPECT_TRUE(woken);
 }
 
+// Spawns a fiber that stores itself in *self, suspends, and once woken
+// appends `name` to *events.
+void SpawnSuspended(io::FiberScheduler& s, io::Fiber** self, std::vector<std::string>* events, std::string name) {
+  s.Spawn([self, events, name = std::move(name)] {
+    *self = io::Current();
+    io::Suspend();
+    events->push_back(name);
+  });
+}
+
 // A fiber Woken by another runs before fibers whose I/O came in the same
 // epoll_wait: a pipeline leader's siblings send their next requests before
 // the thread turns to the next readable connection.
@@ -134,11 +144,7 @@ TEST(FiberTest, WokenFibersRunBeforeThoseWhoseIoCame) {
   io::Fiber* sleeper = nullptr;
   bool woke = false;
   io::FiberScheduler s;
-  s.Spawn([&] {
-    sleeper = io::Current();
-    io::Suspend();
-    events.push_back("woken");
-  });
+  SpawnSuspended(s, &sleeper, &events, "woken");
   for (int fd : {p1.a, p2.a}) {
     s.Spawn([&, fd] {
       EXPECT_EQ(io::WaitFd(fd, false, io::kNoDeadline), io::WaitResult::kReady);  // both in one epoll_wait
@@ -160,16 +166,8 @@ TEST(FiberTest, YieldToWokenRunsAfterTheWokenAndBeforeTheRest) {
   io::Fiber* a = nullptr;
   io::Fiber* b = nullptr;
   io::FiberScheduler s;
-  s.Spawn([&] {
-    a = io::Current();
-    io::Suspend();
-    events.push_back("a");
-  });
-  s.Spawn([&] {
-    b = io::Current();
-    io::Suspend();
-    events.push_back("b");
-  });
+  SpawnSuspended(s, &a, &events, "a");
+  SpawnSuspended(s, &b, &events, "b");
   s.Spawn([&] {
     io::YieldToWoken();  // none woken: the next spawned runs first
     events.push_back("leader");
