@@ -14,6 +14,15 @@
 # $SERVER_CPU (default 0) and every client on core $CLIENT_CPU (default 1)
 # (taskset), so client and server never share a core; PIN=0 turns this off.
 #
+# Client-bound mode: with CLIENT_CPU_QUOTA=P (percent of one core, 10-100),
+# every measured client process runs in a CPU cgroup limited to P% of one
+# core (CFS quota, 10 ms period; cgroup v2 or v1's cpu controller, as root).
+# At pipeline 16 one redis-server core is saturated by any of these clients,
+# so the rate is the server's and the comparison says little about the
+# clients; capped well below the server's speed, the client sets the rate,
+# and ops/s compares what each tool does with the same CPU. Loads and
+# prefills are not capped.
+#
 # Tools:
 #   redis-benchmark (Debian redis-tools) runs GET and SET as two separate
 #     tests, not a 1:1 mix: both are reported, and "GET+SET" is the two run one
@@ -32,7 +41,7 @@
 # Environment: DURATION (seconds per measurement, default 10), ROUNDS (default 3: the tools
 #   take turns this many times per depth; the table shows medians, then every round),
 #   DEPTHS (default "1 16"),
-#   CONNS (default 50), MEMTIER, STOREBENCH (the binary), SERVER_CPU, CLIENT_CPU, PIN,
+#   CONNS (default 50), MEMTIER, STOREBENCH (the binary), SERVER_CPU, CLIENT_CPU, PIN, CLIENT_CPU_QUOTA,
 #   OUT (directory for raw outputs).
 # Installs redis-server, redis-tools and time with apt-get if one is missing.
 set -euo pipefail
@@ -77,6 +86,35 @@ else
   pinning="none"
 fi
 
+# --- client CPU quota (CLIENT_CPU_QUOTA) -----------------------------------------
+# capped: the prefix that moves a measured client into the quota's cgroup before it execs.
+CLIENT_CPU_QUOTA=${CLIENT_CPU_QUOTA:-}
+capped=()
+cgdir=""
+quota_note=""
+if [ -n "$CLIENT_CPU_QUOTA" ]; then
+  # 10 at least: the kernel's smallest quota is 1 ms, and the period is 10 ms.
+  if ! [[ $CLIENT_CPU_QUOTA =~ ^[0-9]+$ ]] || ((CLIENT_CPU_QUOTA < 10 || CLIENT_CPU_QUOTA > 100)); then
+    log "CLIENT_CPU_QUOTA=$CLIENT_CPU_QUOTA: want a percentage of one core, 10 to 100"; exit 2
+  fi
+  period_us=10000 quota_us=$((CLIENT_CPU_QUOTA * 100))
+  if [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers; then
+    cgdir=/sys/fs/cgroup/storebench-compare.$$  # cgroup v2
+    { grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control || echo +cpu >/sys/fs/cgroup/cgroup.subtree_control; } 2>/dev/null &&
+      mkdir "$cgdir" 2>/dev/null && echo "$quota_us $period_us" >"$cgdir/cpu.max" 2>/dev/null || cgdir=""
+  elif [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+    cgdir=/sys/fs/cgroup/cpu/storebench-compare.$$  # cgroup v1
+    { mkdir "$cgdir" && echo $period_us >"$cgdir/cpu.cfs_period_us" && echo $quota_us >"$cgdir/cpu.cfs_quota_us"; } 2>/dev/null || cgdir=""
+  fi
+  if [ -z "$cgdir" ]; then
+    log "CLIENT_CPU_QUOTA=$CLIENT_CPU_QUOTA: cannot make a CPU cgroup (needs root and a cgroup v2 'cpu' controller or cgroup v1's /sys/fs/cgroup/cpu)"
+    exit 2
+  fi
+  trap 'rmdir "$cgdir" 2>/dev/null || true' EXIT  # until the server's trap below takes over
+  capped=(sh -c 'echo $$ >"$0" && exec "$@"' "$cgdir/cgroup.procs")
+  quota_note="; every measured client capped at $CLIENT_CPU_QUOTA% of one core (CPU cgroup, $((quota_us / 1000)) ms per $((period_us / 1000)) ms), so the client, not the server, sets the rate"
+fi
+
 # --- server -----------------------------------------------------------------
 srvdir=$OUT/server
 mkdir -p "$srvdir"
@@ -84,6 +122,7 @@ server_pid=""
 server_props=()
 helper=$root/scripts/servers/redis.sh
 stop_server() {
+  if [ -n "$cgdir" ]; then rmdir "$cgdir" 2>/dev/null || true; fi
   if [ -x "$helper" ] && [ -f "$srvdir/pids" ]; then
     "$helper" stop "$srvdir" >/dev/null 2>&1 || true
   fi
@@ -201,7 +240,7 @@ server_cpu() { awk -v hz="$clk_tck" '{sub(/^.*\) /, ""); print ($12 + $13) / hz}
 timed() {
   local tf=$1 s0 rc=0; shift
   s0=$(server_cpu)
-  /usr/bin/time -f "%U %S" -o "$tf" "${client[@]}" "$@" || rc=$?
+  /usr/bin/time -f "%U %S" -o "$tf" "${capped[@]}" "${client[@]}" "$@" || rc=$?
   awk -v a="$(server_cpu)" -v b="$s0" 'BEGIN { printf "%.3f\n", a - b }' >"$tf.server"
   return $rc
 }
@@ -225,7 +264,7 @@ run_redis_benchmark() { # DEPTH
   local d=$1 cal n rg rs cg cs sg ss
   fresh_rb
   # A short GET run first: warms up, and its rate sizes the measured runs to ~DURATION s each.
-  redis-benchmark -h "$host" -p "$port" "${rb_auth[@]}" -c "$CONNS" -n $((20000 * d)) -P "$d" \
+  "${capped[@]}" "${client[@]}" redis-benchmark -h "$host" -p "$port" "${rb_auth[@]}" -c "$CONNS" -n $((20000 * d)) -P "$d" \
     -d $VALUE -r $KEYS -t get --threads 1 -q >"$OUT/rb-p$d-cal.out" 2>&1 </dev/null
   cal=$(rb_rate "$OUT/rb-p$d-cal.out" GET)
   n=$(awk -v r="$cal" -v s="$DURATION" 'BEGIN { n = int(r * s); if (n < 100000) n = 100000; print n }')
@@ -312,7 +351,7 @@ done
 # --- report -----------------------------------------------------------------
 echo "GET/SET 1:1, ${VALUE}-byte values, $KEYS keys (prefilled), uniform keys, 1 client thread," \
      "$CONNS connections, redis-server $("${cli[@]}" info server | awk -F: '/^redis_version/ {print $2}' | tr -d '\r')" \
-     "on $host:$port; ${DURATION} s per measurement; pinning: $pinning; $(nproc) cores;" \
+     "on $host:$port; ${DURATION} s per measurement; pinning: $pinning$quota_note; $(nproc) cores;" \
      "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after (other work on the machine skews the numbers)."
 echo
 echo "Median of $ROUNDS rounds:"
@@ -332,24 +371,52 @@ awk -F'\t' '
 echo
 # storebench against memtier round by round: the two ran back to back on the same server, so
 # their ratio is far steadier than either rate when the machine's speed drifts between rounds.
+# The interval is the distribution-free one for a median (order statistics of the paired ratios,
+# binomial coverage of at least 95%): only when it lies wholly above or below 1 do the rounds show
+# a difference; with the server saturated the rate is the server's, and the verdict is often "no
+# difference shown".
 awk -F'\t' '
-  function median(list,   a, n, i, j, t) {
+  function sortlist(list, a,   n, i, j, t) {
     n = split(list, a, " ")
     for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n
+  }
+  function median(list,   a, n) {
+    n = sortlist(list, a)
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  # P(Binomial(n, 1/2) <= k)
+  function bincdf(n, k,   i, p, c) { p = 0; c = 1; for (i = 0; i <= k; i++) { p += c; c = c * (n - i) / (i + 1) } return p / 2 ^ n }
+  # "[lo, hi]" of the median: the k-th smallest and k-th largest, k the largest with 2 P(Bin <= k-1) <= 0.05.
+  function interval(list,   a, n, k) {
+    n = sortlist(list, a)
+    for (k = 0; k + 1 <= n / 2 && 2 * bincdf(n, k) <= 0.05; k++) {}
+    if (k == 0) return "n/a (6 rounds or more needed)"
+    return sprintf("%.3f to %.3f (%.1f%%)", a[k], a[n + 1 - k], 100 * (1 - 2 * bincdf(n, k - 1)))
+  }
+  function verdict(list, better_above,   a, n, k, lo, hi) {
+    n = sortlist(list, a)
+    for (k = 0; k + 1 <= n / 2 && 2 * bincdf(n, k) <= 0.05; k++) {}
+    if (k == 0) return "too few rounds"
+    lo = a[k]; hi = a[n + 1 - k]
+    if (lo > 1) return better_above ? "storebench faster" : "storebench uses more"
+    if (hi < 1) return better_above ? "memtier faster" : "storebench uses less"
+    return "no difference shown"
   }
   $3 !~ /^[0-9.]+$/ { next }
   $1 == "memtier_benchmark" { mr[$2, ++nm[$2]] = $3; mc[$2, nm[$2]] = $4; if (!($2 in seen)) { seen[$2]; order[++m] = $2 } }
   $1 == "storebench"        { sr[$2, ++ns[$2]] = $3; sc[$2, ns[$2]] = $4 }
   END {
     if (!m) exit
-    print "storebench / memtier_benchmark, paired round by round (> 1 means storebench is faster; < 1 means it uses less client CPU):"
+    print "storebench / memtier_benchmark, paired round by round (> 1 means storebench is faster; < 1 means it uses less client CPU),"
+    print "with the interval that holds the true median ratio with the coverage shown (order statistics, no assumption on the noise):"
     print ""
-    print "| pipeline | rounds | median ops/s ratio | rounds storebench >= memtier | median client-CPU-per-op ratio |"
-    print "|---|---|---|---|---|"
-    for (i = 1; i <= m; i++) { d = order[i]; n = nm[d] < ns[d] ? nm[d] : ns[d]; rl = ""; cl = ""; w = 0
-      for (k = 1; k <= n; k++) { if (mr[d, k] > 0 && mc[d, k] > 0) { rl = rl " " sr[d, k] / mr[d, k]; cl = cl " " sc[d, k] / mc[d, k]; w += sr[d, k] >= mr[d, k] } }
-      if (rl != "") printf "| %s | %d | %.3f | %d of %d | %.3f |\n", d, n, median(rl), w, n, median(cl) }
+    print "| pipeline | rounds | median ops/s ratio | its interval | rounds storebench >= memtier | throughput | median client-CPU-per-op ratio | its interval | client CPU |"
+    print "|---|---|---|---|---|---|---|---|---|"
+    for (i = 1; i <= m; i++) { d = order[i]; n = nm[d] < ns[d] ? nm[d] : ns[d]; rl = ""; cl = ""; w = 0; p = 0
+      for (k = 1; k <= n; k++) { if (mr[d, k] > 0 && mc[d, k] > 0) { rl = rl " " sr[d, k] / mr[d, k]; cl = cl " " sc[d, k] / mc[d, k]; w += sr[d, k] >= mr[d, k]; p++ } }
+      if (rl != "") printf "| %s | %d | %.3f | %s | %d of %d | %s | %.3f | %s | %s |\n", d, p, median(rl), interval(rl), w, p,
+                           verdict(rl, 1), median(cl), interval(cl), verdict(cl, 0) }
     print ""
   }' "$OUT/rows.tsv"
 echo "Every round:"
