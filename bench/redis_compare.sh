@@ -98,14 +98,21 @@ if [ -n "$CLIENT_CPU_QUOTA" ]; then
     log "CLIENT_CPU_QUOTA=$CLIENT_CPU_QUOTA: want a percentage of one core, 10 to 100"; exit 2
   fi
   period_us=10000 quota_us=$((CLIENT_CPU_QUOTA * 100))
+  # Makes $cgdir with the quota; on any failure removes what it made and clears $cgdir.
   if [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers; then
     cgdir=/sys/fs/cgroup/storebench-compare.$$  # cgroup v2
-    { grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control || echo +cpu >/sys/fs/cgroup/cgroup.subtree_control; } 2>/dev/null &&
-      mkdir "$cgdir" 2>/dev/null && echo "$quota_us $period_us" >"$cgdir/cpu.max" 2>/dev/null || cgdir=""
+    setup_cg() {
+      { grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control || echo +cpu >/sys/fs/cgroup/cgroup.subtree_control; } &&
+        mkdir "$cgdir" && { echo "$quota_us $period_us" >"$cgdir/cpu.max" || { rmdir "$cgdir"; false; }; }
+    }
   elif [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
     cgdir=/sys/fs/cgroup/cpu/storebench-compare.$$  # cgroup v1
-    { mkdir "$cgdir" && echo $period_us >"$cgdir/cpu.cfs_period_us" && echo $quota_us >"$cgdir/cpu.cfs_quota_us"; } 2>/dev/null || cgdir=""
+    setup_cg() {
+      mkdir "$cgdir" && { { echo $period_us >"$cgdir/cpu.cfs_period_us" && echo $quota_us >"$cgdir/cpu.cfs_quota_us"; } ||
+        { rmdir "$cgdir"; false; }; }
+    }
   fi
+  if [ -n "$cgdir" ] && ! setup_cg 2>/dev/null; then cgdir=""; fi
   if [ -z "$cgdir" ]; then
     log "CLIENT_CPU_QUOTA=$CLIENT_CPU_QUOTA: cannot make a CPU cgroup (needs root and a cgroup v2 'cpu' controller or cgroup v1's /sys/fs/cgroup/cpu)"
     exit 2
