@@ -365,24 +365,8 @@ echo "Median of $ROUNDS rounds:"
 echo
 echo "| tool | pipeline | ops/s | client CPU s per 1M ops | server CPU s per 1M ops |"
 echo "|---|---|---|---|---|"
-# Median per tool and depth (numeric rows only), in the order first measured.
-awk -F'\t' '
-  function median(list,   a, n, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
-  $3 ~ /^[0-9.]+$/ { k = $1 "\t" $2; if (!(k in r)) order[++m] = k; r[k] = r[k] " " $3; c[k] = c[k] " " $4; s[k] = s[k] " " $5 }
-  END { for (i = 1; i <= m; i++) { k = order[i]; split(k, f, "\t")
-          printf "| %s | %s | %.0f | %.2f | %.2f |\n", f[1], f[2], median(r[k]), median(c[k]), median(s[k]) } }' "$OUT/rows.tsv"
-echo
-# storebench against memtier round by round: the two ran back to back on the same server, so
-# their ratio is far steadier than either rate when the machine's speed drifts between rounds.
-# The interval is the distribution-free one for a median (order statistics of the paired ratios,
-# binomial coverage of at least 95%): only when it lies wholly above or below 1 do the rounds show
-# a difference; with the server saturated the rate is the server's, and the verdict is often "no
-# difference shown".
-awk -F'\t' '
+# One awk definition of the statistics, for both tables below.
+awk_stats='
   function sortlist(list, a,   n, i, j, t) {
     n = split(list, a, " ")
     for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -394,20 +378,36 @@ awk -F'\t' '
   }
   # P(Binomial(n, 1/2) <= k)
   function bincdf(n, k,   i, p, c) { p = 0; c = 1; for (i = 0; i <= k; i++) { p += c; c = c * (n - i) / (i + 1) } return p / 2 ^ n }
-  # "[lo, hi]" of the median: the k-th smallest and k-th largest, k the largest with 2 P(Bin <= k-1) <= 0.05.
-  function interval(list,   a, n, k) {
+  # The interval of the median: ci_lo and ci_hi are the k-th smallest and k-th largest, k the largest
+  # with 2 P(Bin <= k-1) <= 0.05, ci_cover its coverage in percent. Returns k (0: too few values).
+  function median_interval(list,   a, n, k) {
     n = sortlist(list, a)
     for (k = 0; k + 1 <= n / 2 && 2 * bincdf(n, k) <= 0.05; k++) {}
-    if (k == 0) return "n/a (6 rounds or more needed)"
-    return sprintf("%.3f to %.3f (%.1f%%)", a[k], a[n + 1 - k], 100 * (1 - 2 * bincdf(n, k - 1)))
+    if (k > 0) { ci_lo = a[k]; ci_hi = a[n + 1 - k]; ci_cover = 100 * (1 - 2 * bincdf(n, k - 1)) }
+    return k
   }
-  function verdict(list, better_above,   a, n, k, lo, hi) {
-    n = sortlist(list, a)
-    for (k = 0; k + 1 <= n / 2 && 2 * bincdf(n, k) <= 0.05; k++) {}
-    if (k == 0) return "too few rounds"
-    lo = a[k]; hi = a[n + 1 - k]
-    if (lo > 1) return better_above ? "storebench faster" : "storebench uses more"
-    if (hi < 1) return better_above ? "memtier faster" : "storebench uses less"
+'
+# Median per tool and depth (numeric rows only), in the order first measured.
+awk -F'\t' "$awk_stats"'
+  $3 ~ /^[0-9.]+$/ { k = $1 "\t" $2; if (!(k in r)) order[++m] = k; r[k] = r[k] " " $3; c[k] = c[k] " " $4; s[k] = s[k] " " $5 }
+  END { for (i = 1; i <= m; i++) { k = order[i]; split(k, f, "\t")
+          printf "| %s | %s | %.0f | %.2f | %.2f |\n", f[1], f[2], median(r[k]), median(c[k]), median(s[k]) } }' "$OUT/rows.tsv"
+echo
+# storebench against memtier round by round: the two ran back to back on the same server, so
+# their ratio is far steadier than either rate when the machine's speed drifts between rounds.
+# The interval is the distribution-free one for a median (order statistics of the paired ratios,
+# binomial coverage of at least 95%): only when it lies wholly above or below 1 do the rounds show
+# a difference; with the server saturated the rate is the server's, and the verdict is often "no
+# difference shown".
+awk -F'\t' "$awk_stats"'
+  function interval(list) {
+    if (!median_interval(list)) return "n/a (6 rounds or more needed)"
+    return sprintf("%.3f to %.3f (%.1f%%)", ci_lo, ci_hi, ci_cover)
+  }
+  function verdict(list, better_above) {
+    if (!median_interval(list)) return "too few rounds"
+    if (ci_lo > 1) return better_above ? "storebench faster" : "storebench uses more"
+    if (ci_hi < 1) return better_above ? "memtier faster" : "storebench uses less"
     return "no difference shown"
   }
   $3 !~ /^[0-9.]+$/ { next }
