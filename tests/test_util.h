@@ -71,6 +71,13 @@ struct ProcessOptions {
   std::vector<std::pair<std::string, std::string>> env;  // set in the child (overriding)
   int signal_after_ms = 0;                                // > 0: send signal_number after this long
   int signal_number = SIGINT;
+  // Non-empty: the signal is sent signal_after_ms after the program's stderr
+  // first holds this text (not counting from the start), so that a slow
+  // start on a loaded machine does not move where the signal lands.
+  std::string signal_after_stderr;
+  // The signal is already pending, blocked, when the program starts (as a
+  // Ctrl-C that a parent forwarded before the program's handler was set up).
+  bool signal_pending_at_start = false;
 };
 
 // Runs `program` with `args` in options.cwd and waits for it; stdout and
@@ -85,18 +92,37 @@ inline ProcessResult RunProcess(const std::string& program, const std::vector<st
     if (chdir(options.cwd.c_str()) != 0) _exit(99);
     for (const auto& [name, value] : options.env) setenv(name.c_str(), value.c_str(), 1);
     if (!freopen(out.c_str(), "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(98);
+    if (options.signal_pending_at_start) {
+      sigset_t s;
+      sigemptyset(&s);
+      sigaddset(&s, options.signal_number);
+      sigprocmask(SIG_BLOCK, &s, nullptr);
+      raise(options.signal_number);
+    }
     std::vector<char*> cargv;
     for (auto& a : argv) cargv.push_back(a.data());
     cargv.push_back(nullptr);
     execv(program.c_str(), cargv.data());
     _exit(97);
   }
-  if (options.signal_after_ms > 0) {
+  int status = 0;
+  bool ended = false;
+  if (!options.signal_after_stderr.empty()) {
+    // Polled; gives up (and signals anyway) after a minute, or when the program ended.
+    for (int i = 0; i < 6000; ++i) {
+      if (waitpid(pid, &status, WNOHANG) == pid) {
+        ended = true;
+        break;
+      }
+      if (Slurp(err).find(options.signal_after_stderr) != std::string::npos) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  if (!ended && (options.signal_after_ms > 0 || !options.signal_after_stderr.empty())) {
     std::this_thread::sleep_for(std::chrono::milliseconds(options.signal_after_ms));
     kill(pid, options.signal_number);
   }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  if (!ended) waitpid(pid, &status, 0);
   ProcessResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = Slurp(out);

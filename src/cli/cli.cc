@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 
+#include <signal.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -301,6 +302,17 @@ std::string WorkloadKind(const Properties& props) {
 }
 
 int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) {
+  // From here on a stop request is a request: one during setup ends the
+  // phases before their first operation, and the (empty) result is still
+  // written. A parent that blocked the signals until now (storebench plan)
+  // has its pending SIGINT delivered here, to this handler.
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
   const bool mpi = MpiJob::Active();
   const int rank = MpiJob::Rank(), ranks = MpiJob::Size();
   NullStream null_stream;
@@ -503,9 +515,6 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   static JobStatusLines job_lines;
   if (mpi) ro.status_combiner = &job_lines;
 
-  std::signal(SIGINT, OnStopSignal);
-  std::signal(SIGTERM, OnStopSignal);
-
   RunReport report;
   report.tool_version = STOREBENCH_VERSION;
   report.command = cl.command;
@@ -555,8 +564,8 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   if (cl.command == "run" && !caps.persistent && caps.stores_data && wo.insertcount > 0) {
     err << "storebench: " << binding.name << " keeps its data in this process: loading " << wo.insertcount
         << " records first (not measured)\n";
-    PhaseResult pre = run_phase(true, false);
-    if (pre.interrupted) return 128 + StopSignal();
+    // Interrupted, it leaves the run phase below to start stopped: an empty, interrupted result.
+    run_phase(true, false);
   }
   if (cl.command == "load" || is_bench) {
     MpiJob::Barrier();

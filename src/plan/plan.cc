@@ -1,6 +1,7 @@
 #include "plan/plan.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -416,7 +417,18 @@ bool CompleteResult(const std::string& path) {
 // one SIGINT when the plan is asked to stop.
 StepStatus RunChild(const std::vector<std::string>& args, const std::string& json_path, const std::string& log_path) {
   std::remove(json_path.c_str());
+  // The child starts with SIGINT and SIGTERM blocked and keeps them blocked
+  // across exec: one forwarded before the run has set up its handler (even
+  // before the child has reset the plan's) stays pending instead of being
+  // lost or killing it, and the run, which unblocks them once its handler is
+  // in place, still stops cleanly and writes its result.
+  sigset_t stop_signals, plan_mask;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  sigprocmask(SIG_BLOCK, &stop_signals, &plan_mask);
   const pid_t pid = fork();
+  if (pid != 0) sigprocmask(SIG_SETMASK, &plan_mask, nullptr);  // a signal meanwhile is delivered now
   if (pid < 0) throw SetupError(std::string("plan: cannot start a run: fork: ") + std::strerror(errno));
   if (pid == 0) {
     setpgid(0, 0);  // the terminal's Ctrl-C reaches the plan only; it forwards one SIGINT

@@ -265,6 +265,14 @@ PhaseResult Runner::RunPhase() {
   r.target_ops_per_s = opts_.target_ops_per_s;
   r.measurement_interval = opts_.measurement_interval;
   r.percentiles = opts_.percentiles;
+  // A stop requested before the phase (during setup, or a pending SIGINT
+  // delivered then) ends it before its first operation; the threads see
+  // `stop` once past the barrier.
+  const bool stopped_before_start = StopSignal() != 0;
+  if (stopped_before_start) {
+    stop.store(true);
+    r.interrupted = true;
+  }
 
   start_barrier.arrive_and_wait();
   measure_barrier.arrive_and_wait();
@@ -370,6 +378,7 @@ PhaseResult Runner::RunPhase() {
   };
 
   std::string stop_reason = opts_.loading || opts_.operation_count > 0 ? "operationcount" : "";
+  if (stopped_before_start) stop_reason = "signal";
   lines_started_ = true;
   while (running.load() > 0) {
     const std::int64_t now = clock_.NowNs();

@@ -39,10 +39,21 @@ class CliTest : public ::testing::Test {
   // Runs the binary in dir_ with args; stdout/stderr captured.
   Exec Run(const std::vector<std::string>& args, int signal_after_ms = 0, int signal_number = SIGINT) {
     storebench::test_util::ProcessOptions o;
-    o.cwd = dir_.string();
     o.signal_after_ms = signal_after_ms;
     o.signal_number = signal_number;
+    return Run(args, o);
+  }
+  Exec Run(const std::vector<std::string>& args, storebench::test_util::ProcessOptions o) {
+    o.cwd = dir_.string();
     return storebench::test_util::RunProcess(STOREBENCH_BINARY, args, o);
+  }
+  // Signals the run once its measured phase has begun (plus after_ms), however slowly it started.
+  Exec RunAndSignal(const std::vector<std::string>& args, int after_ms, int signal_number) {
+    storebench::test_util::ProcessOptions o;
+    o.signal_after_stderr = "storebench: running ";
+    o.signal_after_ms = after_ms;
+    o.signal_number = signal_number;
+    return Run(args, o);
   }
   std::string Workload(const std::string& name) { return std::string(STOREBENCH_SOURCE_DIR) + "/workloads/" + name; }
   void Write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
@@ -202,9 +213,9 @@ TEST_F(CliTest, StatusLinesGoToStderr) {
 }
 
 TEST_F(CliTest, CtrlCStopsAndStillWritesPartialResults) {
-  Exec r = Run({"run", "memory", "-P", Workload("workloada"), "-p", "recordcount=1000", "-p", "operationcount=0",
-                "--json", "partial.json"},
-               1500);
+  Exec r = RunAndSignal({"run", "memory", "-P", Workload("workloada"), "-p", "recordcount=1000", "-p",
+                         "operationcount=0", "--json", "partial.json"},
+                        500, SIGINT);
   EXPECT_EQ(r.code, 130) << r.err;
   EXPECT_NE(r.out.find("[OVERALL], RunTime(ms), "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[OVERALL], Interrupted, true"), std::string::npos) << r.out;
@@ -213,9 +224,40 @@ TEST_F(CliTest, CtrlCStopsAndStillWritesPartialResults) {
   EXPECT_GT(j["phases"][0]["operations"].get<long long>(), 0);
 }
 
+// A Ctrl-C that came before the handler was set up (pending and blocked at
+// start, as storebench plan forwards it): the run is not killed; it stops
+// before its first measured operation and still writes its result.
+TEST_F(CliTest, CtrlCBeforeTheRunStartsStillWritesAnInterruptedResult) {
+  storebench::test_util::ProcessOptions o;
+  o.signal_pending_at_start = true;
+  // memory first loads its records in this process (not measured): the stop request ends that too.
+  Exec r = Run({"run", "memory", "-P", Workload("workloada"), "-p", "recordcount=100000", "-p", "operationcount=0",
+                "--json", "early.json"},
+               o);
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.out.find("[OVERALL], Interrupted, true"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("storebench: interrupted by signal 2; the results above are partial"), std::string::npos)
+      << r.err;
+  auto j = nlohmann::json::parse(Slurp(dir_ / "early.json"));
+  ASSERT_EQ(j["phases"].size(), 1u);
+  EXPECT_EQ(j["phases"][0]["phase"], "run");
+  EXPECT_EQ(j["phases"][0]["interrupted"], true);
+  EXPECT_EQ(j["phases"][0]["stop_reason"], "signal");
+  EXPECT_EQ(j["phases"][0]["operations"].get<long long>(), 0);
+
+  // The same for a load: an empty, interrupted load phase.
+  Exec l = Run({"load", "lmdb", "-P", Workload("workloada"), "-p", "recordcount=1000", "--json", "load.json"}, o);
+  EXPECT_EQ(l.code, 130) << l.err;
+  auto lj = nlohmann::json::parse(Slurp(dir_ / "load.json"));
+  ASSERT_EQ(lj["phases"].size(), 1u);
+  EXPECT_EQ(lj["phases"][0]["phase"], "load");
+  EXPECT_EQ(lj["phases"][0]["interrupted"], true);
+  EXPECT_EQ(lj["phases"][0]["operations"].get<long long>(), 0);
+}
+
 TEST_F(CliTest, SigtermExitsWith143AndPartialResults) {
-  Exec r = Run({"run", "null", "-P", Workload("workloada"), "-p", "recordcount=1000", "-p", "operationcount=0"}, 1000,
-               SIGTERM);
+  Exec r = RunAndSignal({"run", "null", "-P", Workload("workloada"), "-p", "recordcount=1000", "-p", "operationcount=0"},
+                        500, SIGTERM);
   EXPECT_EQ(r.code, 143) << r.err;
   EXPECT_NE(r.out.find("[OVERALL], Interrupted, true"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[READ], Operations, "), std::string::npos) << r.out;

@@ -181,26 +181,35 @@ TEST(PlanTest, RunsEndToEndMarksFailuresAndResumes) {
 
 // SIGINT to the plan: the running child gets one SIGINT and writes its
 // partial result, the plan writes its index and exits 130; --resume then
-// runs the interrupted run and the one never started.
+// runs the interrupted run and the one never started. The signal comes
+// as the plan starts its first run (the child may not have set up its
+// handler yet, or even started) and again some time into it: both ways the
+// child is stopped, not killed, and leaves its result.
 TEST(PlanTest, InterruptThenResume) {
-  const std::string dir = MakeTempDir();
-  std::ofstream(dir + "/p.toml") << "duration_s = 1\n[properties]\nrecordcount = 100\n[axes]\nbinding = \"memory\"\n"
-                                    "threads = [1, 2]\n";
-  test_util::ProcessOptions po;
-  po.cwd = dir;
-  po.signal_after_ms = 600;
-  const auto first = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml"}, po);
-  EXPECT_EQ(first.code, 130) << first.err;
-  EXPECT_EQ(first.out, "plan p.toml: 0 ok, 0 failed, 1 interrupted, 1 pending; index: results/p/index.json\n");
-  EXPECT_NE(first.err.find("[1/2] memory-core-1 ... interrupted, "), std::string::npos) << first.err;
-  EXPECT_NE(first.err.find("storebench plan p.toml --resume continues it"), std::string::npos) << first.err;
-  EXPECT_NE(Slurp(dir + "/results/p/memory-core-1.json").find("\"interrupted\": true"), std::string::npos);
-  po.signal_after_ms = 0;
-  const auto resumed = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml", "--resume"}, po);
-  EXPECT_EQ(resumed.code, 0) << resumed.err;
-  EXPECT_EQ(resumed.out, "plan p.toml: 2 ok, 0 failed, 0 interrupted, 0 pending; index: results/p/index.json\n");
-  EXPECT_EQ(Slurp(dir + "/results/p/memory-core-1.json").find("\"interrupted\": true"), std::string::npos);
-  fs::remove_all(dir);
+  for (const int after_ms : {0, 400}) {
+    SCOPED_TRACE("SIGINT " + std::to_string(after_ms) + " ms after the first run started");
+    const std::string dir = MakeTempDir();
+    std::ofstream(dir + "/p.toml") << "duration_s = 2\n[properties]\nrecordcount = 100\n[axes]\nbinding = \"memory\"\n"
+                                      "threads = [1, 2]\n";
+    test_util::ProcessOptions po;
+    po.cwd = dir;
+    po.signal_after_stderr = "[1/2] memory-core-1 ...";
+    po.signal_after_ms = after_ms;
+    const auto first = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml"}, po);
+    EXPECT_EQ(first.code, 130) << first.err;
+    EXPECT_EQ(first.out, "plan p.toml: 0 ok, 0 failed, 1 interrupted, 1 pending; index: results/p/index.json\n");
+    EXPECT_NE(first.err.find("[1/2] memory-core-1 ... interrupted, "), std::string::npos) << first.err;
+    EXPECT_NE(first.err.find("storebench plan p.toml --resume continues it"), std::string::npos) << first.err;
+    EXPECT_NE(Slurp(dir + "/results/p/memory-core-1.json").find("\"interrupted\": true"), std::string::npos)
+        << Slurp(dir + "/results/p/memory-core-1.log");
+    test_util::ProcessOptions plain;
+    plain.cwd = dir;
+    const auto resumed = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml", "--resume"}, plain);
+    EXPECT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_EQ(resumed.out, "plan p.toml: 2 ok, 0 failed, 0 interrupted, 0 pending; index: results/p/index.json\n");
+    EXPECT_EQ(Slurp(dir + "/results/p/memory-core-1.json").find("\"interrupted\": true"), std::string::npos);
+    fs::remove_all(dir);
+  }
 }
 
 TEST(PlanTest, DryRunPrintsTheCommands) {

@@ -177,6 +177,30 @@ TEST(RunnerTest, StopRequestEndsTheRunAsInterrupted) {
   EXPECT_EQ(counted, r.operations);
 }
 
+// A stop requested before the phase starts (Ctrl-C during setup): no
+// operation runs, with warm-up or without, and the phase says why it ended.
+TEST(RunnerTest, StopRequestedBeforeThePhaseRunsNoOperation) {
+  Properties props;
+  auto store = FindBinding("memory").open(props, OpenContext{});
+  CoreWorkload w(ReadOnly(100));
+  for (const bool warmup : {false, true}) {
+    RunnerOptions o;
+    o.threads = 2;
+    o.operation_count = 0;  // unlimited: only the stop ends it
+    if (warmup) o.warmup_s = 30;
+    SteadyClock clock;
+    RequestStop(SIGINT);
+    Runner runner(*store, w, o, clock, nullptr);
+    PhaseResult r = runner.Run();
+    ClearStop();
+    EXPECT_TRUE(r.interrupted) << warmup;
+    EXPECT_EQ(r.stop_reason, "signal") << warmup;
+    EXPECT_EQ(r.operations, 0u) << warmup;
+    const OpResult* read = FindOp(r, "READ");
+    EXPECT_TRUE(read == nullptr || read->service.count() == 0) << warmup;
+  }
+}
+
 TEST(RunnerTest, TimeSeriesAddsUpToTheTotal) {
   Properties props;
   auto store = FindBinding("null").open(props, OpenContext{});
