@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -517,13 +518,21 @@ TEST(RedisTest, CliRunSurvivesAKilledServerWithPipelinedClients) {
                                      "operationcount=0", "-p", "maxexecutiontime=4", "-p", "target=2000"};
     args.insert(args.end(), common.begin(), common.end());
     args.insert(args.end(), extra.begin(), extra.end());
+    std::remove((o.cwd + "/stderr").c_str());
+    std::atomic<bool> ended{false};
     std::thread fault([&] {
+      // One second into the measured run, however slowly the process started
+      // (a kill during its setup would fail the open, not the operations).
+      while (!ended.load() && test_util::Slurp(o.cwd + "/stderr").find("storebench: running ") == std::string::npos) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(1000));
       server.Stop();
       std::this_thread::sleep_for(std::chrono::milliseconds(800));
       server.Start();
     });
     auto r = test_util::RunProcess(STOREBENCH_BINARY, args, o);
+    ended.store(true);
     fault.join();
     return r;
   };
