@@ -16,6 +16,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -80,6 +81,16 @@ struct ProcessOptions {
   bool signal_pending_at_start = false;
 };
 
+// Polls the file at `path` every 10 ms until it holds `text`; gives up when
+// `give_up()` returns true or after a minute. Whether the text came.
+inline bool WaitForText(const std::string& path, std::string_view text, const std::function<bool()>& give_up) {
+  for (int i = 0; i < 6000 && !give_up(); ++i) {
+    if (Slurp(path).find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
 // Runs `program` with `args` in options.cwd and waits for it; stdout and
 // stderr go to the files "stdout" and "stderr" there, and are read back.
 inline ProcessResult RunProcess(const std::string& program, const std::vector<std::string>& args,
@@ -108,15 +119,8 @@ inline ProcessResult RunProcess(const std::string& program, const std::vector<st
   int status = 0;
   bool ended = false;
   if (!options.signal_after_stderr.empty()) {
-    // Polled; gives up (and signals anyway) after a minute, or when the program ended.
-    for (int i = 0; i < 6000; ++i) {
-      if (waitpid(pid, &status, WNOHANG) == pid) {
-        ended = true;
-        break;
-      }
-      if (Slurp(err).find(options.signal_after_stderr) != std::string::npos) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    // Signals anyway after a minute without the text; not when the program ended.
+    WaitForText(err, options.signal_after_stderr, [&] { return ended = waitpid(pid, &status, WNOHANG) == pid; });
   }
   if (!ended && (options.signal_after_ms > 0 || !options.signal_after_stderr.empty())) {
     std::this_thread::sleep_for(std::chrono::milliseconds(options.signal_after_ms));

@@ -308,10 +308,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   // has its pending SIGINT delivered here, to this handler.
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
+  const sigset_t stop_signals = StopSignalSet();
   pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
   const bool mpi = MpiJob::Active();
   const int rank = MpiJob::Rank(), ranks = MpiJob::Size();

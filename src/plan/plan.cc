@@ -29,6 +29,7 @@
 #include "db/registry.h"
 #include "report/json_report.h"
 #include "report/text_report.h"
+#include "runner/runner.h"
 
 namespace storebench {
 namespace {
@@ -422,10 +423,8 @@ StepStatus RunChild(const std::vector<std::string>& args, const std::string& jso
   // before the child has reset the plan's) stays pending instead of being
   // lost or killing it, and the run, which unblocks them once its handler is
   // in place, still stops cleanly and writes its result.
-  sigset_t stop_signals, plan_mask;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
+  const sigset_t stop_signals = StopSignalSet();
+  sigset_t plan_mask;
   sigprocmask(SIG_BLOCK, &stop_signals, &plan_mask);
   const pid_t pid = fork();
   if (pid != 0) sigprocmask(SIG_SETMASK, &plan_mask, nullptr);  // a signal meanwhile is delivered now

@@ -93,6 +93,13 @@ IntervalPoint MakePoint(double t_s, double interval_s,
 void RequestStop(int signal_number) { g_stop_signal = signal_number; }
 int StopSignal() { return g_stop_signal; }
 void ClearStop() { g_stop_signal = 0; }
+sigset_t StopSignalSet() {
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, SIGINT);
+  sigaddset(&s, SIGTERM);
+  return s;
+}
 
 Runner::Runner(Store& store, Workload& workload, RunnerOptions opts, Clock& clock, std::ostream* status_out)
     : store_(store), workload_(workload), opts_(std::move(opts)), clock_(clock), status_out_(status_out) {}

@@ -12,6 +12,8 @@
 // maxexecutiontime or on a stop request (SIGINT/SIGTERM).
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 #include <array>
 #include <cstdint>
@@ -95,6 +97,8 @@ void RequestStop(int signal_number);
 int StopSignal();
 // Clears the stop request (tests).
 void ClearStop();
+// The signals that request a stop: SIGINT and SIGTERM (for sigprocmask).
+sigset_t StopSignalSet();
 
 class Runner {
  public:

@@ -523,9 +523,7 @@ TEST(RedisTest, CliRunSurvivesAKilledServerWithPipelinedClients) {
     std::thread fault([&] {
       // One second into the measured run, however slowly the process started
       // (a kill during its setup would fail the open, not the operations).
-      while (!ended.load() && test_util::Slurp(o.cwd + "/stderr").find("storebench: running ") == std::string::npos) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
+      test_util::WaitForText(o.cwd + "/stderr", "storebench: running ", [&] { return ended.load(); });
       std::this_thread::sleep_for(std::chrono::milliseconds(1000));
       server.Stop();
       std::this_thread::sleep_for(std::chrono::milliseconds(800));
