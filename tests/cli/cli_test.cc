@@ -231,8 +231,9 @@ TEST_F(CliTest, CtrlCBeforeTheRunStartsStillWritesAnInterruptedResult) {
   storebench::test_util::ProcessOptions o;
   o.signal_pending_at_start = true;
   // memory first loads its records in this process (not measured): the stop request ends that too.
+  // maxexecutiontime: a run that never saw the signal ends (exit 0) and fails the test instead of hanging it.
   Exec r = Run({"run", "memory", "-P", Workload("workloada"), "-p", "recordcount=100000", "-p", "operationcount=0",
-                "--json", "early.json"},
+                "-p", "maxexecutiontime=5", "--json", "early.json"},
                o);
   EXPECT_EQ(r.code, 130) << r.err;
   EXPECT_NE(r.out.find("[OVERALL], Interrupted, true"), std::string::npos) << r.out;
