@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <grp.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -79,6 +80,9 @@ struct ProcessOptions {
   // The signal is already pending, blocked, when the program starts (as a
   // Ctrl-C that a parent forwarded before the program's handler was set up).
   bool signal_pending_at_start = false;
+  // Run as user and group 65534 (nobody) when the tests run as root, so that
+  // file permissions apply to it (root passes every permission check).
+  bool as_nobody = false;
 };
 
 // Polls the file at `path` every 10 ms until it holds `text`; gives up when
@@ -103,6 +107,9 @@ inline ProcessResult RunProcess(const std::string& program, const std::vector<st
     if (chdir(options.cwd.c_str()) != 0) _exit(99);
     for (const auto& [name, value] : options.env) setenv(name.c_str(), value.c_str(), 1);
     if (!freopen(out.c_str(), "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(98);
+    if (options.as_nobody && geteuid() == 0 && (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0)) {
+      _exit(96);
+    }
     if (options.signal_pending_at_start) {
       sigset_t s;
       sigemptyset(&s);

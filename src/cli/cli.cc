@@ -21,6 +21,7 @@
 #include "cli/mpi_job.h"
 #include "cli/part.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "core/properties.h"
 #include "db/registry.h"
 #include "fs/command.h"
@@ -152,25 +153,14 @@ std::vector<std::pair<std::string, std::string>> HostInfo() {
 }
 
 extern "C" void OnStopSignal(int sig) {
-  RequestStop(sig);
-  // A second signal ends the process at once.
-  std::signal(sig, SIG_DFL);
-}
-
-// Writes atomically: a temporary file renamed into place, so a reader never
-// sees half a result.
-void WriteFileAtomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw SetupError("cannot write '" + tmp + "': " + std::strerror(errno));
-    f << content;
-    f.flush();
-    if (!f) throw SetupError("cannot write '" + tmp + "': " + std::strerror(errno));
+  if (StopSignal() != 0) {
+    // A second signal ends the process at once, leaving no temporary file.
+    RemoveUncommittedOutputs();
+    std::signal(sig, SIG_DFL);
+    raise(sig);
+    return;
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw SetupError("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+  RequestStop(sig);
 }
 
 void ListBindings(std::ostream& out) {
@@ -421,21 +411,14 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
   }
   if (json_path.empty() && is_bench) json_path = "storebench-result.json";
   if (mpi && rank != 0) json_path.clear(), text_path.clear();  // rank 0 writes the job's
-  if (!json_path.empty()) {
-    // Fail before running when the result cannot be written.
-    std::ofstream probe(json_path + ".tmp", std::ios::app);
-    if (!probe) throw ConfigError("cannot write the JSON result '" + json_path + "': " + std::strerror(errno));
-    probe.close();
-    std::remove((json_path + ".tmp").c_str());
+  // Fail before running when a result cannot be written.
+  if (!json_path.empty() && CheckOutputPath(json_path, "the JSON result") != OutputKind::kAtomic && rank_results) {
+    throw ConfigError("mpi.rank_results=true writes files beside the JSON result, so --json must name a file, not '" +
+                      json_path + "'");
   }
-
-  if (!cl.hdr_log_file.empty()) {
-    // Checked before the store opens; the log itself is written from the first phase on.
-    std::ofstream probe(cl.hdr_log_file + ".tmp", std::ios::app);
-    if (!probe) throw ConfigError("cannot write the HdrHistogram log '" + cl.hdr_log_file + "': " + std::strerror(errno));
-    probe.close();
-    std::remove((cl.hdr_log_file + ".tmp").c_str());
-  }
+  if (!text_path.empty()) CheckOutputPath(text_path, "the text result");
+  // The log itself is written from the first phase on.
+  if (!cl.hdr_log_file.empty()) CheckOutputPath(cl.hdr_log_file, "the HdrHistogram log");
 
   OpenContext ctx;
   ctx.loading = cl.command == "load" || is_bench;
@@ -471,12 +454,12 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
 
   // --hdr-log: written as the phases run; under MPI by rank 0 alone, once
   // the ranks' series (with their histograms) are merged.
-  std::ofstream hdr_file;
+  // A regular file appears, whole, when the run ends; a FIFO or /dev/stdout gets each interval as it ends.
+  std::optional<OutputFile> hdr_file;
   std::optional<HdrLogWriter> hdr_log;
   if (!cl.hdr_log_file.empty() && rank == 0) {
-    hdr_file.open(cl.hdr_log_file, std::ios::binary | std::ios::trunc);
-    if (!hdr_file) throw ConfigError("cannot write the HdrHistogram log '" + cl.hdr_log_file + "': " + std::strerror(errno));
-    hdr_log.emplace(hdr_file, std::chrono::duration_cast<std::chrono::milliseconds>(
+    hdr_file.emplace(cl.hdr_log_file, "the HdrHistogram log");
+    hdr_log.emplace(hdr_file->stream(), std::chrono::duration_cast<std::chrono::milliseconds>(
                                   std::chrono::system_clock::now().time_since_epoch())
                                   .count());
   }
@@ -546,10 +529,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     r.disk_bytes = store->DiskUsageBytes();
     r.store_stats = store->Stats();
     r.notes = notes;
-    if (hdr_log) {
-      hdr_file.flush();
-      if (!hdr_file) throw SetupError("cannot write the HdrHistogram log '" + cl.hdr_log_file + "': " + std::strerror(errno));
-    }
+    if (hdr_log) hdr_file->Flush();
     return r;
   };
 
@@ -606,7 +586,7 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
       std::istringstream in(all[r]);
       inputs.push_back({"rank " + std::to_string(r), ReadJson(in)});
       if (rank_results && !json_path.empty()) {
-        WriteFileAtomically(json_path + ".rank-" + std::to_string(r) + ".json", all[r]);
+        WriteOutputFile(json_path + ".rank-" + std::to_string(r) + ".json", all[r], "a rank's JSON result");
       }
     }
     const std::string label = report.label;
@@ -627,8 +607,6 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
           }
         }
       }
-      hdr_file.flush();
-      if (!hdr_file) throw SetupError("cannot write the HdrHistogram log '" + cl.hdr_log_file + "': " + std::strerror(errno));
     }
   }
 
@@ -638,14 +616,17 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     WriteTextSummary(report.phases[i], text);
   }
   out << text.str() << std::flush;
-  if (!text_path.empty()) WriteFileAtomically(text_path, text.str());
+  if (!text_path.empty()) WriteOutputFile(text_path, text.str(), "the text result");
   if (!json_path.empty()) {
     std::ostringstream js;
     WriteJson(report, js);
-    WriteFileAtomically(json_path, js.str());
+    WriteOutputFile(json_path, js.str(), "the JSON result");
     err << "storebench: wrote the JSON result to " << json_path << "\n";
   }
-  if (hdr_log) err << "storebench: wrote the HdrHistogram log to " << cl.hdr_log_file << "\n";
+  if (hdr_log) {
+    hdr_file->Commit();
+    err << "storebench: wrote the HdrHistogram log to " << cl.hdr_log_file << "\n";
+  }
   store->Close();
 
   std::uint64_t integrity = 0;
@@ -696,12 +677,7 @@ int RunMerge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
       throw ConfigError("merge: '" + name + "' is not a storebench result (" + e.what() + ")");
     }
   }
-  if (!cl.output_file.empty()) {
-    std::ofstream probe(cl.output_file + ".tmp", std::ios::app);
-    if (!probe) throw ConfigError("cannot write the JSON result '" + cl.output_file + "': " + std::strerror(errno));
-    probe.close();
-    std::remove((cl.output_file + ".tmp").c_str());
-  }
+  if (!cl.output_file.empty()) CheckOutputPath(cl.output_file, "the JSON result");
   const RunReport merged = MergeResults(inputs);
   std::ostringstream text;
   for (std::size_t i = 0; i < merged.phases.size(); ++i) {
@@ -712,7 +688,7 @@ int RunMerge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   if (!cl.output_file.empty()) {
     std::ostringstream js;
     WriteJson(merged, js);
-    WriteFileAtomically(cl.output_file, js.str());
+    WriteOutputFile(cl.output_file, js.str(), "the JSON result");
     err << "storebench: merged " << inputs.size() << " part(s) into " << cl.output_file << "\n";
   }
   std::uint64_t integrity = 0;

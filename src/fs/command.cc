@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/output_file.h"
 #include "fs/backend.h"
 #include "fs/gluster.h"
 #include "fs/suite.h"
@@ -77,19 +78,6 @@ std::string Human(std::uint64_t bytes) {
   if (bytes >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1ull << 30));
   else std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1ull << 20));
   return buf;
-}
-
-void WriteFileAtomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw ConfigError("cannot write the JSON result '" + path + "': " + std::strerror(errno));
-    f << content;
-    if (!f.flush()) throw ConfigError("cannot write the JSON result '" + path + "': " + std::strerror(errno));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    throw ConfigError("cannot write the JSON result '" + path + "': " + std::strerror(errno));
-  }
 }
 
 }  // namespace
@@ -202,6 +190,8 @@ int RunFsCommand(const std::vector<std::string>& args, const std::vector<std::pa
     }
   }
   if (o.stream_count > 0 && !phases_given) o.groups.push_back("stream");
+  // Refused before the suite runs, so that its results are never lost at the end.
+  if (!json.empty()) CheckOutputPath(json, "the JSON result");
 
   std::unique_ptr<fs_suite::FsBackend> backend;
   if (!gluster.empty()) {
@@ -264,7 +254,7 @@ int RunFsCommand(const std::vector<std::string>& args, const std::vector<std::pa
     report.phases = r.phases;
     std::ostringstream js;
     WriteJson(report, js);
-    WriteFileAtomically(json, js.str());
+    WriteOutputFile(json, js.str(), "the JSON result");
   }
   if (!r.error.empty()) {
     err << "storebench: fs: " << r.error << (r.out_of_space ? " (out of space)" : "")

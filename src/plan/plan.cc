@@ -25,6 +25,7 @@
 
 #include "cli/cli.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "core/properties.h"
 #include "db/registry.h"
 #include "report/json_report.h"
@@ -511,15 +512,7 @@ void WriteIndex(const Plan& plan, const std::vector<StepStatus>& loads, const st
   }
   doc["runs"] = std::move(jr);
   const std::string path = (fs::path(plan.results_dir) / "index.json").string();
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    f << doc.dump(2) << "\n";
-    if (!f) throw SetupError("plan: cannot write '" + tmp + "': " + std::strerror(errno));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw SetupError("plan: cannot write '" + path + "': " + ec.message());
+  WriteOutputFile(path, doc.dump(2) + "\n", "the plan's index");
 }
 
 // What a previous run of the plan finished: id -> "ok" for complete steps.

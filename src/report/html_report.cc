@@ -12,6 +12,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/output_file.h"
 #include "report/compare.h"
 #include "report/svg_chart.h"
 #include "report/text_report.h"
@@ -259,18 +260,9 @@ std::string HtmlReport(const std::vector<LoadedRun>& all) {
 int RunReportCommand(const std::vector<std::string>& inputs, const std::string& output, std::ostream& err) {
   if (inputs.empty()) throw ConfigError("report: no results given: storebench report RESULTS... -o report.html");
   if (output.empty()) throw ConfigError("report: no output file: storebench report RESULTS... -o report.html");
+  CheckOutputPath(output, "the report");
   const std::vector<LoadedRun> runs = LoadResults(inputs);
-  const std::string html = HtmlReport(runs);
-  const std::string tmp = output + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw ConfigError("report: cannot write '" + tmp + "': " + std::strerror(errno));
-    f << html;
-    if (!f.flush()) throw ConfigError("report: cannot write '" + tmp + "': " + std::strerror(errno));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, output, ec);
-  if (ec) throw ConfigError("report: cannot write '" + output + "': " + ec.message());
+  WriteOutputFile(output, HtmlReport(runs), "the report");
   const auto loads = std::count_if(runs.begin(), runs.end(), [](const LoadedRun& r) { return r.is_load; });
   err << "storebench: wrote the report of " << runs.size() - static_cast<std::size_t>(loads) << " run(s)"
       << (loads > 0 ? " and " + std::to_string(loads) + " load step(s)" : std::string()) << " to " << output << "\n";
