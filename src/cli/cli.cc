@@ -435,10 +435,14 @@ int RunPhases(const CommandLine& cl, std::ostream& out, std::ostream& real_err) 
     notes.push_back("binding '" + binding.name + "' has no native batch insert: BATCH-INSERT inserts the records one by one");
   }
   if (workload_kind == "closedeconomy") {
-    if (!caps.transactions) {
+    if (ceo->unsafe_no_transactions) {
+      notes.push_back("closedeconomy.unsafe_no_transactions=true: transfers are plain reads and writes, without"
+                      " transactions; the run reports how far the total drifts");
+    } else if (!caps.transactions) {
       throw ConfigError("binding '" + binding.name + "' has no transactions" +
                         (caps.why_no_transactions.empty() ? std::string() : " (" + caps.why_no_transactions + ")") +
-                        ", which workload=closedeconomy needs");
+                        ", which workload=closedeconomy needs (closedeconomy.unsafe_no_transactions=true runs it"
+                        " without them and reports how far the total drifts)");
     }
     if (caps.pipeline > 1 || co.connections > 1) {
       throw ConfigError("workload=closedeconomy runs one transaction per connection at a time: set connections=1"

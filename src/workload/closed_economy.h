@@ -14,7 +14,8 @@
 // balances must still sum to totalcash: Validate reads every account and
 // says whether they do.
 //
-// Transactions go through Session::Begin/Commit/Abort. An attempt that the
+// Transactions go through Session::Begin/Commit/Abort (none at all with
+// closedeconomy.unsafe_no_transactions=true, see the options). An attempt that the
 // store aborts is recorded as a failed TRANSFER (or READ-MODIFY-WRITE) with
 // Return=ABORTED and retried, at most tx.retries times; each attempt is
 // timed on its own. The inner reads and writes of a TRANSFER are not
@@ -55,6 +56,11 @@ struct ClosedEconomyOptions {
   std::int64_t maxtransfer = 100;
   std::int64_t retries = 10;           // tx.retries: extra attempts after an abort
   bool lock_reads = false;             // closedeconomy.lock=for_update
+  // closedeconomy.unsafe_no_transactions=true: transfers and
+  // read-modify-writes run as plain reads and writes (no Begin/Commit), on
+  // any binding; Validate then reports how far the total drifted instead of
+  // failing. What a store without isolation loses, measured.
+  bool unsafe_no_transactions = false;
   bool ordered_inserts = false;
   std::int64_t zeropadding = 1;
   std::uint64_t seed = 0;              // 0 = from the clock

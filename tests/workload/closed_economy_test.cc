@@ -347,7 +347,9 @@ TEST_F(ClosedEconomyCliTest, ViolationExitsOneAndIsRecorded) {
 TEST_F(ClosedEconomyCliTest, RefusedUpFront) {
   auto r = Run({"run", "null", "-p", "workload=closedeconomy", "-p", "recordcount=10"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "storebench: binding 'null' has no transactions, which workload=closedeconomy needs\n");
+  EXPECT_EQ(r.err,
+            "storebench: binding 'null' has no transactions, which workload=closedeconomy needs "
+            "(closedeconomy.unsafe_no_transactions=true runs it without them and reports how far the total drifts)\n");
   r = Run({"run", "memory", "-p", "workload=closedeconomy", "-p", "recordcount=1"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("needs at least 2 accounts"), std::string::npos) << r.err;
@@ -366,6 +368,41 @@ TEST_F(ClosedEconomyCliTest, RefusedUpFront) {
   r = Run({"run", "memory", "-p", "workload=closedeconomy", "-p", "recordcount=10", "--part", "0/2"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("runs in one process"), std::string::npos) << r.err;
+}
+
+// On request, a binding without transactions runs the closed economy with
+// plain reads and writes; the drift of the total is reported, not failed.
+TEST_F(ClosedEconomyCliTest, WithoutTransactionsOnRequestReportsTheDrift) {
+  const std::string wl = std::string(STOREBENCH_SOURCE_DIR) + "/workloads/closedeconomy";
+  for (const char* threads : {"1", "4"}) {
+    SCOPED_TRACE(threads);
+    auto r = Run({"bench", "leveldb", "-P", wl, "-p", "recordcount=10", "-p", "operationcount=4000", "-p",
+                  std::string("threadcount=") + threads, "-p", "closedeconomy.unsafe_no_transactions=true", "--json",
+                  "r.json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("storebench: note: closedeconomy.unsafe_no_transactions=true"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("storebench: closed economy without transactions (closedeconomy.unsafe_no_transactions="
+                         "true): the 10 accounts hold "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(": drift "), std::string::npos) << r.err;
+    const auto j = Result();
+    const auto& v = j["phases"][1]["validation"];
+    EXPECT_EQ(v["passed"], true);
+    EXPECT_EQ(v["figures"]["Transactions"], "none (unsafe_no_transactions)");
+    const long long found = std::stoll(v["figures"]["FoundTotal"].get<std::string>());
+    EXPECT_EQ(v["figures"]["ExpectedTotal"], "1000000");
+    EXPECT_EQ(std::stoll(v["figures"]["Difference"].get<std::string>()), found - 1000000);
+    // One thread has no one to race with: nothing drifts.
+    if (std::string(threads) == "1") {
+      EXPECT_EQ(found, 1000000) << r.err;
+    }
+  }
+  // for_update locks inside a transaction: refused with the flag.
+  auto r = Run({"run", "leveldb", "-P", wl, "-p", "recordcount=10", "-p", "closedeconomy.unsafe_no_transactions=true",
+                "-p", "closedeconomy.lock=for_update"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("closedeconomy.unsafe_no_transactions=true runs none"), std::string::npos) << r.err;
 }
 
 }  // namespace
