@@ -35,8 +35,8 @@ for tool in bonnie++ fio dd python3; do
 done
 [ -x "$SB" ] || { echo "bench/fs.sh: $SB not built (scripts/build.sh default)" >&2; exit 2; }
 cleanup_dir=""
-if [ -z "$DIR" ]; then DIR=$(mktemp -d /tmp/storebench-fsbench-XXXXXX); cleanup_dir=$DIR; fi
-OUT=$(mktemp -d /tmp/storebench-fsbench-out-XXXXXX)
+if [ -z "$DIR" ]; then DIR=$(mktemp -d "${TMPDIR:-/tmp}/storebench-fsbench-XXXXXX"); cleanup_dir=$DIR; fi
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/storebench-fsbench-out-XXXXXX")
 trap 'rm -rf "$OUT" ${cleanup_dir:+"$cleanup_dir"}' EXIT
 FILES=$((FILES_K * 1024))
 CHR_MB=$((SIZE_MB < 8 ? SIZE_MB : 8))  # one syscall per byte: about 1 MB/s here

@@ -7,9 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ops=${1:-50000000}
 bin=build/default
-"$bin/harness_bench" --benchmark_min_time=1 --benchmark_format=csv 2>/dev/null > /tmp/storebench-harness.csv
-keys_ns=$(awk -F, '/BM_ZipfianKeysOnly/ {print $3}' /tmp/storebench-harness.csv)
-op_ns=$(awk -F, '/BM_WorkloadA_Null/ {print $3}' /tmp/storebench-harness.csv)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/storebench-harness.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+"$bin/harness_bench" --benchmark_min_time=1 --benchmark_format=csv 2>/dev/null > "$scratch/micro.csv"
+keys_ns=$(awk -F, '/BM_ZipfianKeysOnly/ {print $3}' "$scratch/micro.csv")
+op_ns=$(awk -F, '/BM_WorkloadA_Null/ {print $3}' "$scratch/micro.csv")
 out=$("$bin/storebench" run null -P workloads/workloada -p recordcount=1000000 -p operationcount="$ops" -threads 1)
 tput=$(echo "$out" | awk -F', ' '/\[OVERALL\], Throughput/ {print $3}')
 echo "zipfian keys only (micro-benchmark):      $(awk "BEGIN{printf \"%.1f ns/op, %.1f M ops/s\", $keys_ns, 1000/$keys_ns}")"

@@ -27,9 +27,9 @@
 #   redis-benchmark (Debian redis-tools) runs GET and SET as two separate
 #     tests, not a 1:1 mix: both are reported, and "GET+SET" is the two run one
 #     after the other (total ops / total time, total CPU / total ops).
-#   memtier_benchmark, if $MEMTIER (default /work/scratch/memtier-src/memtier_benchmark)
+#   memtier_benchmark, if $MEMTIER (default: memtier_benchmark found on PATH)
 #     is an executable; build it yourself from its public source outside this
-#     repository. Run with --distinct-client-seed: without it all 50
+#     repository and put it on PATH or name it in MEMTIER. Run with --distinct-client-seed: without it all 50
 #     connections draw the same key sequence.
 #   storebench's redis binding (build/default/storebench), layout=string, update=set
 #     (an update is one plain SET, byte for byte memtier's; the default merge is GET + SET XX,
@@ -54,9 +54,9 @@ DEPTHS=${DEPTHS:-"1 16"}
 CONNS=${CONNS:-50}
 KEYS=100000
 VALUE=100
-MEMTIER=${MEMTIER:-/work/scratch/memtier-src/memtier_benchmark}
+MEMTIER=${MEMTIER:-$(command -v memtier_benchmark || echo memtier_benchmark)}
 SB=${STOREBENCH:-$root/build/default/storebench}
-OUT=${OUT:-$(mktemp -d /tmp/storebench-redis-compare.XXXXXX)}
+OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/storebench-redis-compare.XXXXXX")}
 mkdir -p "$OUT"
 
 log() { echo "redis_compare: $*" >&2; }
@@ -340,7 +340,7 @@ run_storebench() { # DEPTH
 }
 
 run_memtier_or_note() { # DEPTH
-  if [ -x "$MEMTIER" ]; then run_memtier "$1"; else row memtier_benchmark "$1" "not built ($MEMTIER)" ""; fi
+  if [ -x "$MEMTIER" ]; then run_memtier "$1"; else row memtier_benchmark "$1" "not found (put memtier_benchmark on PATH or set MEMTIER)" ""; fi
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
