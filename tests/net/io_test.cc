@@ -187,21 +187,30 @@ TEST(FiberTest, YieldToWokenRunsAfterTheWokenAndBeforeTheRest) {
 
 // Uses about depth KiB of the calling fiber's stack, then waits (Yield) at
 // the deepest point.
-int DeepThenYield(int depth) {
+// Each frame's buffer is kept live across the call below it (the empty asm
+// reads it), so that no optimiser (g++ -O3 turns `f(n - 1) + x` into a loop)
+// folds the recursion into one frame.
+[[gnu::noinline]] int DeepThenYield(int depth) {
   volatile char buf[1024];
   buf[0] = static_cast<char>(depth);
   if (depth == 0) {
     io::Yield();
     return buf[0];
   }
-  return DeepThenYield(depth - 1) + buf[0];
+  const int below = DeepThenYield(depth - 1);
+  asm volatile("" : : "r"(buf) : "memory");
+  return below + buf[0];
 }
 
 // Same, but writes the whole way down and never waits.
-int DeepNoWait(int depth) {
+[[gnu::noinline]] int DeepNoWait(int depth) {
   volatile char buf[1024];
-  for (std::size_t i = 0; i < sizeof buf; i += 64) buf[i] = static_cast<char>(depth);
-  return depth == 0 ? buf[0] : DeepNoWait(depth - 1) + buf[0];
+  // Every byte: whatever the frame layout, a canary the frames pass over is overwritten.
+  for (std::size_t i = 0; i < sizeof buf; ++i) buf[i] = static_cast<char>(depth);
+  if (depth == 0) return buf[0];
+  const int below = DeepNoWait(depth - 1);
+  asm volatile("" : : "r"(buf) : "memory");
+  return below + buf[0];
 }
 
 TEST(FiberTest, ManyFibersOnSmallStacksAllRunAndUseTheirWholeStackSafely) {
