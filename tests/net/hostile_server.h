@@ -38,8 +38,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -480,9 +483,17 @@ class HostileServer {
           reply += PgMessage('2', "");
           break;
         }
-        case 'D':  // Describe (a portal, or a statement)
-          if (!body.empty() && body[0] == 'S') reply += PgMessage('t', std::string("\0\0", 2));
-          if (c->bound_query.starts_with("SELECT a.attname")) {
+        case 'D': {  // Describe (a portal, or a statement)
+          std::string query = c->bound_query;
+          if (!body.empty() && body[0] == 'S') {
+            reply += PgMessage('t', std::string("\0\0", 2));  // no parameters
+            const std::string stmt(body.substr(1, body.find('\0', 1) - 1));
+            query = c->unnamed_query;
+            for (const auto& [n, q] : c->named_queries) {
+              if (n == stmt) query = q;
+            }
+          }
+          if (query.starts_with("SELECT a.attname")) {
             std::string col = CStr("attname");
             AppendBe32(&col, 0);      // table oid
             AppendBe16(&col, 0);      // column
@@ -497,6 +508,7 @@ class HostileServer {
             reply += PgMessage('n', "");
           }
           break;
+        }
         case 'E':  // Execute
           if (c->bound_query.starts_with("SELECT a.attname")) {
             for (int i = -1; i < 10; ++i) {
