@@ -9,7 +9,7 @@
 //   kTruncated   the first half of a valid reply, then a close (FIN)
 //   kHugeLength  a valid-looking header announcing an absurd length (a RESP
 //                bulk string or array of 2^62, memcached VA / VALUE of
-//                2^64-1 or 2^64-2 bytes, a PostgreSQL DataRow of 2 GiB, a
+//                2^64-1 or 2^64-2 bytes, a PostgreSQL DataRow of 1 or 2 GiB, a
 //                MariaDB packet of 0xFFFFFF bytes), followed by little
 //   kDrip        a valid reply, one byte per second
 //   kReset       a close with SO_LINGER 0, i.e. a TCP RST
@@ -208,10 +208,12 @@ class HostileServer {
       }
       case Protocol::kPostgres: {
         // A DataRow (a type libpq lets grow past 30000 bytes) of 2 GiB - 1,
-        // then of 2 GiB (negative as an int32); in the handshake, the same
+        // of 2 GiB (negative as an int32) and of 1 GiB (which libpq makes
+        // room for, untouched, and waits); in the handshake, the same
         // lengths on an authentication request.
         const char type = phase_ == Phase::kOpen ? 'R' : 'D';
-        const std::uint32_t len = k % 2 == 0 ? 0x7fffffffu : 0x80000000u;
+        static const std::uint32_t kLengths[] = {0x7fffffffu, 0x80000000u, 0x40000000u};
+        const std::uint32_t len = kLengths[k % 3];
         std::string f(1, type);
         AppendBe32(&f, len);
         f += std::string(16, '\0');
