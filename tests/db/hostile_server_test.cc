@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -243,13 +244,17 @@ TEST_P(HostileServerTest, OpenFailsWithOneLineOnTimeInBoundedMemory) {
   const long baseline = BaselineRssKb();
   for (const Case& c : RunAllModes(b, Phase::kOpen)) {
     const std::string what = Describe(b, Phase::kOpen, c);
-    std::printf("  %s\n", what.c_str());
+    std::printf("  %s: %s", what.c_str(), c.run.err.c_str());
     EXPECT_EQ(c.run.code, 2) << what << "\n" << c.run.err << c.run.out;
     EXPECT_GT(c.hostile_replies, 0) << what;
     std::string err = c.run.err;
     while (!err.empty() && err.back() == '\n') err.pop_back();
     EXPECT_FALSE(err.empty()) << what;
     EXPECT_EQ(err.find('\n'), std::string::npos) << what << "\n" << c.run.err;
+    // The message may quote the server, but not its control bytes.
+    EXPECT_TRUE(std::none_of(err.begin(), err.end(), [](char ch) { return ch >= 0 && ch < 0x20; }))
+        << what << "\n" << c.run.err;
+    EXPECT_NE(err.find(b.binding), std::string::npos) << what << "\n" << c.run.err;
     EXPECT_LE(c.run.wall_ms, kTimeoutMs + kSlackMs) << what;
     EXPECT_LE(c.run.max_rss_kb, baseline + kRssHeadroomKb) << what << " (baseline " << baseline / 1024 << " MiB)";
   }

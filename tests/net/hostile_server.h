@@ -5,7 +5,7 @@
 // protocol, MariaDB's client/server protocol) to get a binding through its
 // open, then answers the requests that matter with one kind of hostility:
 //
-//   kGarbage     random bytes instead of the reply
+//   kGarbage     a terminal escape sequence and random bytes instead of the reply
 //   kTruncated   the first half of a valid reply, then a close (FIN)
 //   kHugeLength  a valid-looking header announcing an absurd length (a RESP
 //                bulk string or array of 2^62, memcached VA / VALUE of
@@ -244,8 +244,11 @@ class HostileServer {
     ++hostile_;
     switch (mode_) {
       case Hostility::kGarbage: {
-        std::string g(256, '\0');
-        for (char& ch : g) ch = static_cast<char>(c.rng() & 0xff);
+        // A terminal's escape sequence first (a client quoting the server
+        // in a message must not pass it on), then random bytes.
+        std::string g = "\x1b[2J\r";
+        g.resize(256);
+        for (std::size_t i = 5; i < g.size(); ++i) g[i] = static_cast<char>(c.rng() & 0xff);
         return Send(fd, g);
       }
       case Hostility::kTruncated:
