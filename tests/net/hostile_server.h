@@ -231,8 +231,8 @@ class HostileServer {
     return {};
   }
 
-  // Before a hostility that ends the connection (or makes the client end
-  // it): a client reconnects at once and fails again, so this keeps that loop to a few hundred
+  // Before each hostility: a client that drops the connection reconnects
+  // at once and fails again, so this keeps that loop to a few hundred
   // connections a second (on a machine the tests share).
   static void Pause() { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }
 
@@ -242,6 +242,7 @@ class HostileServer {
     if (a.none) return true;
     if (!a.hostile) return Send(fd, a.reply);
     ++hostile_;
+    Pause();
     switch (mode_) {
       case Hostility::kGarbage: {
         // A terminal's escape sequence first (a client quoting the server
@@ -252,12 +253,10 @@ class HostileServer {
         return Send(fd, g);
       }
       case Hostility::kTruncated:
-        Pause();
         Send(fd, std::string_view(a.reply).substr(0, std::max<std::size_t>(1, a.reply.size() / 2)));
         shutdown(fd, SHUT_WR);
         return false;
       case Hostility::kHugeLength:
-        Pause();  // a client that rejects the frame reconnects at once
         return Send(fd, HugeFrame());
       case Hostility::kDrip:
         for (char c : a.reply) {
@@ -265,7 +264,6 @@ class HostileServer {
         }
         return true;
       case Hostility::kReset: {
-        Pause();
         linger l{1, 0};
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
         return false;
