@@ -81,6 +81,7 @@ namespace {
 
 constexpr int kDefaultPort = 11211;
 constexpr std::size_t kMaxKey = 250;  // memcached's KEY_MAX_LENGTH, for the key as sent
+constexpr std::uint64_t kMaxValueSize = std::uint64_t{1} << 30;  // memcached's largest item size (-I)
 constexpr int kCasAttempts = 100;     // read-merge-write attempts of one update before ABORTED
 
 struct MemcachedOptions {
@@ -130,8 +131,9 @@ struct Reply {
   bool has_cas = false;
 
   bool Is(std::string_view c) const { return code == c; }
-  // A reply after which the stream may be out of step with our requests.
-  bool Desyncs() const { return code == "ERROR" || code == "CLIENT_ERROR"; }
+  // A reply after which the stream may be out of step with our requests
+  // (VALUE: a classic get's reply, never asked for, its data block unread).
+  bool Desyncs() const { return code == "ERROR" || code == "CLIENT_ERROR" || code == "VALUE"; }
 };
 
 bool ParseU64(std::string_view s, std::uint64_t* v) {
@@ -159,7 +161,9 @@ std::ptrdiff_t ParseReply(std::string_view in, Reply* r) {
   bool has_value = false;
   if (r->code == "VA") {
     std::uint64_t n = 0;
-    if (!ParseU64(next_token(), &n)) return -1;
+    // More than memcached's largest item (-I 1024m) is no reply: waiting for
+    // it would never end, and near 2^64 the sums below would wrap.
+    if (!ParseU64(next_token(), &n) || n > kMaxValueSize) return -1;
     size = static_cast<std::size_t>(n);
     has_value = true;
   }

@@ -167,8 +167,8 @@ std::string OneLine(const char* msg) {
     auto p = s.find(failed);
     if (p != std::string::npos) s.erase(0, p + failed.size());
   }
-  for (char& c : s) {
-    if (c == '\n' || c == '\t') c = ' ';
+  for (char& c : s) {  // control bytes too: libpq may quote what a server sent
+    if ((c >= 0 && c < 0x20) || c == 0x7f) c = ' ';
   }
   if (s.rfind("FATAL:  ", 0) == 0) s.erase(0, 8);
   while (!s.empty() && s.back() == ' ') s.pop_back();
