@@ -34,7 +34,8 @@ std::ptrdiff_t ParseReply(std::string_view in, Reply* r) {
   }
   std::size_t total = eol + 2;
   if (has_value) {
-    if (in.size() < total + size + 2) return 0;
+    // Not total + size + 2: a size near 2^64 (from the wire) would wrap it.
+    if (in.size() - total < 2 || in.size() - total - 2 < size) return 0;
     if (in.substr(total + size, 2) != "\r\n") return -1;
     r->value = in.substr(total, size);
     total += size + 2;
