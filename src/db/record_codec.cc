@@ -138,7 +138,8 @@ bool MergeRecord(std::string_view existing, std::span<const Field> updates, std:
   char* p = begin;
   // The bound fails for a record that repeats an updated name (never written
   // by us, but stored data is outside input): each repeat takes the update's
-  // value, which may be longer. So every write first makes room if needed.
+  // value, which may be longer, and leaves less room for the fields after it.
+  // So every write first makes room if needed.
   auto room = [&](std::size_t need) {
     const auto used = static_cast<std::size_t>(p - begin);
     if (out->size() - used >= need) return;
@@ -169,6 +170,7 @@ bool MergeRecord(std::string_view existing, std::span<const Field> updates, std:
     while (r.Next(&f)) {
       std::ptrdiff_t k = LastUpdateNamed(updates, f.name);
       if (k < 0) {
+        room(FieldLength(f.name, f.value));
         p = PutField(f.name, f.value, p);
       } else {
         room(FieldLength(f.name, updates[static_cast<std::size_t>(k)].value));

@@ -217,9 +217,9 @@ TEST(RecordCodecTest, MergeOfCorruptExistingFailsWithJustTheUpdates) {
 TEST(RecordCodecTest, MergeIntoRecordRepeatingAnUpdatedName) {
   Owned existing;
   for (int i = 0; i < 100; ++i) existing.emplace_back("", "");
-  existing.emplace_back("b", "2");
+  existing.emplace_back("b", std::string(1000, 'b'));  // a kept field after the repeats
   Owned want(100, {"", std::string(50, 'x')});
-  want.emplace_back("b", "2");
+  want.emplace_back("b", std::string(1000, 'b'));
   want.emplace_back("c", "3");
   EXPECT_EQ(Decode(Merge(Encode(existing), {{"", std::string(50, 'x')}, {"c", "3"}})), want);
 }
