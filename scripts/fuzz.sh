@@ -26,7 +26,7 @@ seconds=60
 if [ $# -gt 0 ]; then
   case "$1" in
     --replay) seconds=0; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *[!0-9]*|'') echo "fuzz.sh: SECONDS must be a whole number, or --replay (got '$1')" >&2; exit 2 ;;
     *) seconds=$1; shift ;;
   esac
