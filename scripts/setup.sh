@@ -4,13 +4,14 @@
 # STOREBENCH_JAVA=1 also installs a JDK (default-jdk-headless, ~270 MB
 # installed), which the --hdr-log compatibility test needs; without javac that
 # test is skipped with a message.
+# clang and libclang-rt-dev (libFuzzer's runtime) build the fuzzers (scripts/fuzz.sh).
 set -euo pipefail
 packages=(cmake g++ make pkg-config librocksdb-dev rocksdb-tools libgtest-dev libgmock-dev
           libbenchmark-dev nlohmann-json3-dev zlib1g-dev libhdrhistogram-java
           libleveldb-dev liblmdb-dev libsqlite3-dev libwiredtiger-dev libkyotocabinet-dev
           libtokyocabinet-dev libgroonga-dev openmpi-bin libopenmpi-dev libboost-context-dev libpq-dev postgresql libmariadb-dev mariadb-server memcached redis-server redis-tools libhiredis-dev
           bonnie++ fio glusterfs-server libglusterfs-dev iproute2
-          libtomlplusplus-dev chromium)
+          libtomlplusplus-dev chromium clang libclang-rt-dev)
 if [ "${STOREBENCH_JAVA:-0}" = 1 ]; then packages+=(default-jdk-headless); fi
 missing=()
 for p in "${packages[@]}"; do

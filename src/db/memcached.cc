@@ -71,6 +71,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/memcached_reply.h"
 #include "db/record_codec.h"
 #include "net/io.h"
 #include "net/pipeline.h"
@@ -81,7 +82,6 @@ namespace {
 
 constexpr int kDefaultPort = 11211;
 constexpr std::size_t kMaxKey = 250;  // memcached's KEY_MAX_LENGTH, for the key as sent
-constexpr std::uint64_t kMaxValueSize = std::uint64_t{1} << 30;  // memcached's largest item size (-I)
 constexpr int kCasAttempts = 100;     // read-merge-write attempts of one update before ABORTED
 
 struct MemcachedOptions {
@@ -121,67 +121,9 @@ MemcachedOptions ParseOptions(const Properties& props) {
 
 // ---- protocol ------------------------------------------------------------
 
-// One reply of the meta (or classic) text protocol, viewed in the input
-// buffer: valid until the connection's input is consumed or refilled.
-struct Reply {
-  std::string_view code;   // first token of the first line: "VA", "HD", "EN", "STORED", "SERVER_ERROR"...
-  std::string_view line;   // the whole first line, without \r\n
-  std::string_view value;  // VA's data block
-  std::uint64_t cas = 0;   // the c<token> flag, when present
-  bool has_cas = false;
-
-  bool Is(std::string_view c) const { return code == c; }
-  // A reply after which the stream may be out of step with our requests
-  // (VALUE: a classic get's reply, never asked for, its data block unread).
-  bool Desyncs() const { return code == "ERROR" || code == "CLIENT_ERROR" || code == "VALUE"; }
-};
-
-bool ParseU64(std::string_view s, std::uint64_t* v) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
-  return ec == std::errc() && p == s.data() + s.size() && !s.empty();
-}
-
-// Parses the reply at the front of `in`: the number of bytes it spans, 0
-// when it is not complete yet, -1 when it is malformed.
-std::ptrdiff_t ParseReply(std::string_view in, Reply* r) {
-  const std::size_t eol = in.find("\r\n");
-  if (eol == std::string_view::npos) return in.size() > 8192 ? -1 : 0;
-  r->line = in.substr(0, eol);
-  r->value = {};
-  r->has_cas = false;
-  std::string_view rest = r->line;
-  auto next_token = [&rest]() {
-    const std::size_t sp = rest.find(' ');
-    std::string_view t = rest.substr(0, sp);
-    rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);
-    return t;
-  };
-  r->code = next_token();
-  std::size_t size = 0;
-  bool has_value = false;
-  if (r->code == "VA") {
-    std::uint64_t n = 0;
-    // More than memcached's largest item (-I 1024m) is no reply: waiting for
-    // it would never end, and near 2^64 the sums below would wrap.
-    if (!ParseU64(next_token(), &n) || n > kMaxValueSize) return -1;
-    size = static_cast<std::size_t>(n);
-    has_value = true;
-  }
-  if (r->code.size() == 2) {  // meta reply: flags follow
-    while (!rest.empty()) {
-      std::string_view flag = next_token();
-      if (!flag.empty() && flag[0] == 'c') r->has_cas = ParseU64(flag.substr(1), &r->cas);
-    }
-  }
-  std::size_t total = eol + 2;
-  if (has_value) {
-    if (in.size() < total + size + 2) return 0;
-    if (in.substr(total + size, 2) != "\r\n") return -1;
-    r->value = in.substr(total, size);
-    total += size + 2;
-  }
-  return static_cast<std::ptrdiff_t>(total);
-}
+using memcache::ParseReply;
+using memcache::ParseU64;
+using memcache::Reply;
 
 constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 

@@ -134,8 +134,19 @@ bool MergeRecord(std::string_view existing, std::span<const Field> updates, std:
   for (const Field& u : updates) bound += FieldLength(u.name, u.value);
   out->clear();
   out->resize(bound);
-  char* const begin = out->data();
+  char* begin = out->data();
   char* p = begin;
+  // The bound fails for a record that repeats an updated name (never written
+  // by us, but stored data is outside input): each repeat takes the update's
+  // value, which may be longer, and leaves less room for the fields after it.
+  // So every write first makes room if needed.
+  auto room = [&](std::size_t need) {
+    const auto used = static_cast<std::size_t>(p - begin);
+    if (out->size() - used >= need) return;
+    out->resize(out->size() + need + out->size() / 2);
+    begin = out->data();
+    p = begin + used;
+  };
 
   // Which updates were applied to an existing field. A fixed array covers
   // any realistic update; more than 64 fields falls back to a vector.
@@ -159,8 +170,10 @@ bool MergeRecord(std::string_view existing, std::span<const Field> updates, std:
     while (r.Next(&f)) {
       std::ptrdiff_t k = LastUpdateNamed(updates, f.name);
       if (k < 0) {
+        room(FieldLength(f.name, f.value));
         p = PutField(f.name, f.value, p);
       } else {
+        room(FieldLength(f.name, updates[static_cast<std::size_t>(k)].value));
         p = PutField(f.name, updates[static_cast<std::size_t>(k)].value, p);
         mark(static_cast<std::size_t>(k));
       }
@@ -171,6 +184,7 @@ bool MergeRecord(std::string_view existing, std::span<const Field> updates, std:
   for (std::size_t i = 0; i < updates.size(); ++i) {
     if (is_applied(i)) continue;
     if (LastUpdateNamed(updates, updates[i].name) != static_cast<std::ptrdiff_t>(i)) continue;
+    room(FieldLength(updates[i].name, updates[i].value));
     p = PutField(updates[i].name, updates[i].value, p);
   }
   out->resize(static_cast<std::size_t>(p - begin));

@@ -87,6 +87,7 @@
 #include "core/error.h"
 #include "db/binding.h"
 #include "db/record_codec.h"
+#include "db/resp.h"
 #include "net/io.h"
 #include "net/pipeline.h"
 #include "net/socket.h"
@@ -94,124 +95,22 @@
 namespace storebench {
 namespace {
 
-constexpr int kSlots = 16384;
-constexpr std::uint16_t kNoNode = 0xffff;
+using resp::Item;
+using resp::kBadReply;
+using resp::KeySlot;
+using resp::kNoNode;
+using resp::ParseInt;
+using resp::ParseRedirect;
+using resp::ParseReply;
+using resp::ReplyCursor;
+using resp::SlotMap;
+
 constexpr int kMaxRedirects = 5;
 // The hidden hash field holding the record's field names in written order.
 constexpr std::string_view kOrderField = "\xff" "storebench:order";
 
 // ---------------------------------------------------------------------------
-// RESP
-
-constexpr std::size_t kBadReply = static_cast<std::size_t>(-1);
-
-bool ParseInt(std::string_view s, std::int64_t* v) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
-// The length of the complete RESP2 reply at the front of `in`; 0 when more
-// bytes are needed; kBadReply when `in` is not RESP.
-std::size_t ParseReply(std::string_view in) {
-  std::size_t pos = 0;
-  std::int64_t pending = 1;
-  while (pending > 0) {
-    if (pos + 1 >= in.size()) return 0;
-    const void* cr = std::memchr(in.data() + pos + 1, '\r', in.size() - pos - 1);
-    if (cr == nullptr) return 0;
-    const std::size_t eol = static_cast<std::size_t>(static_cast<const char*>(cr) - in.data());
-    if (eol + 1 >= in.size()) return 0;
-    if (in[eol + 1] != '\n') return kBadReply;
-    const char type = in[pos];
-    const std::string_view body = in.substr(pos + 1, eol - pos - 1);
-    pos = eol + 2;
-    --pending;
-    std::int64_t n = 0;
-    switch (type) {
-      case '+':
-      case '-':
-        break;
-      case ':':
-        if (!ParseInt(body, &n)) return kBadReply;
-        break;
-      case '$':
-        if (!ParseInt(body, &n) || n < -1 || n > (std::int64_t{1} << 40)) return kBadReply;
-        if (n >= 0) {
-          const auto len = static_cast<std::size_t>(n);
-          if (in.size() - pos < len + 2) return 0;
-          if (in[pos + len] != '\r' || in[pos + len + 1] != '\n') return kBadReply;
-          pos += len + 2;
-        }
-        break;
-      case '*':
-        if (!ParseInt(body, &n) || n < -1 || n > (std::int64_t{1} << 32)) return kBadReply;
-        if (n > 0) pending += n;
-        break;
-      default:
-        return kBadReply;
-    }
-  }
-  return pos;
-}
-
-// One element of a reply: a simple string ('+'), error ('-'), integer (':'
-// in n), bulk string ('$'; n = -1 for nil) or array header ('*'; n = its
-// element count, -1 for nil; the elements follow).
-struct Item {
-  char type = 0;
-  std::string_view str;
-  std::int64_t n = 0;
-  bool nil() const { return (type == '$' || type == '*') && n < 0; }
-  bool error() const { return type == '-'; }
-};
-
-// Walks a complete reply (one that ParseReply accepted) element by element.
-class ReplyCursor {
- public:
-  explicit ReplyCursor(std::string_view reply) : r_(reply) {}
-  bool done() const { return pos_ >= r_.size(); }
-  Item Next() {
-    Item it;
-    if (done()) return it;
-    it.type = r_[pos_];
-    const std::size_t eol = r_.find('\r', pos_ + 1);
-    const std::string_view body = r_.substr(pos_ + 1, eol - pos_ - 1);
-    pos_ = eol + 2;
-    switch (it.type) {
-      case '+':
-      case '-':
-        it.str = body;
-        break;
-      case ':':
-      case '*':
-        ParseInt(body, &it.n);
-        break;
-      case '$':
-        ParseInt(body, &it.n);
-        if (it.n >= 0) {
-          it.str = r_.substr(pos_, static_cast<std::size_t>(it.n));
-          pos_ += static_cast<std::size_t>(it.n) + 2;
-        }
-        break;
-      default:
-        break;
-    }
-    return it;
-  }
-  // Skips the rest of an element whose header was `it` (an array's elements).
-  void Skip(const Item& it) {
-    std::int64_t pending = it.type == '*' && it.n > 0 ? it.n : 0;
-    while (pending > 0 && !done()) {
-      Item e = Next();
-      --pending;
-      if (e.type == '*' && e.n > 0) pending += e.n;
-    }
-  }
-
- private:
-  std::string_view r_;
-  std::size_t pos_ = 0;
-};
+// RESP (replies, cluster slots and redirections: db/resp.h)
 
 // Command encoding, appended to a connection's output buffer.
 void Header(std::string& o, char type, std::size_t n) {
@@ -238,95 +137,6 @@ void Arg2(std::string& o, std::string_view a, std::string_view b) {
   o.append(a.data(), a.size());
   o.append(b.data(), b.size());
   o.append("\r\n", 2);
-}
-
-// ---------------------------------------------------------------------------
-// Cluster slots
-
-constexpr std::array<std::uint16_t, 256> MakeCrcTable() {
-  std::array<std::uint16_t, 256> t{};
-  for (int i = 0; i < 256; ++i) {
-    std::uint16_t c = static_cast<std::uint16_t>(i << 8);
-    for (int b = 0; b < 8; ++b) c = static_cast<std::uint16_t>((c & 0x8000) ? (c << 1) ^ 0x1021 : c << 1);
-    t[static_cast<std::size_t>(i)] = c;
-  }
-  return t;
-}
-constexpr std::array<std::uint16_t, 256> kCrcTable = MakeCrcTable();
-
-// CRC16/XMODEM, as Redis Cluster uses (crc16("123456789") == 0x31C3).
-std::uint16_t Crc16(std::string_view s) {
-  std::uint16_t crc = 0;
-  for (unsigned char c : s) crc = static_cast<std::uint16_t>((crc << 8) ^ kCrcTable[((crc >> 8) ^ c) & 0xff]);
-  return crc;
-}
-
-// The key's slot: of the part between the first '{' and the next '}' when
-// that is non-empty, else of the whole key.
-int KeySlot(std::string_view key) {
-  const auto open = key.find('{');
-  if (open != std::string_view::npos) {
-    const auto close = key.find('}', open + 1);
-    if (close != std::string_view::npos && close > open + 1) key = key.substr(open + 1, close - open - 1);
-  }
-  return Crc16(key) & (kSlots - 1);
-}
-
-// Which node serves each slot.
-struct SlotMap {
-  std::vector<net::Endpoint> nodes;
-  std::vector<std::uint16_t> slot_node = std::vector<std::uint16_t>(kSlots, kNoNode);
-
-  std::uint16_t FindOrAdd(const net::Endpoint& ep) {
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      if (nodes[i].host == ep.host && nodes[i].port == ep.port) return static_cast<std::uint16_t>(i);
-    }
-    nodes.push_back(ep);
-    return static_cast<std::uint16_t>(nodes.size() - 1);
-  }
-  // Applies a CLUSTER SLOTS reply; false when it is not one. An empty host
-  // means "the host you asked" (`asked_host`).
-  bool Apply(std::string_view reply, const std::string& asked_host) {
-    ReplyCursor c(reply);
-    Item top = c.Next();
-    if (top.type != '*' || top.n < 0) return false;
-    for (std::int64_t r = 0; r < top.n; ++r) {
-      Item range = c.Next();
-      if (range.type != '*' || range.n < 3) return false;
-      Item lo = c.Next(), hi = c.Next(), master = c.Next();
-      if (lo.type != ':' || hi.type != ':' || master.type != '*' || master.n < 2) return false;
-      Item host = c.Next(), port = c.Next();
-      if (host.type != '$' || port.type != ':') return false;
-      for (std::int64_t k = 2; k < master.n; ++k) c.Skip(c.Next());
-      for (std::int64_t k = 3; k < range.n; ++k) c.Skip(c.Next());  // replicas
-      net::Endpoint ep{host.str.empty() || host.str == "?" ? asked_host : std::string(host.str),
-                       static_cast<int>(port.n)};
-      const std::uint16_t node = FindOrAdd(ep);
-      for (std::int64_t s = std::max<std::int64_t>(0, lo.n); s <= hi.n && s < kSlots; ++s) {
-        slot_node[static_cast<std::size_t>(s)] = node;
-      }
-    }
-    return true;
-  }
-};
-
-// "MOVED 3999 127.0.0.1:6381" / "ASK ..." -> slot and endpoint.
-bool ParseRedirect(std::string_view err, const std::string& default_host, int* slot, net::Endpoint* ep) {
-  const auto sp1 = err.find(' ');
-  if (sp1 == std::string_view::npos) return false;
-  const auto sp2 = err.find(' ', sp1 + 1);
-  if (sp2 == std::string_view::npos) return false;
-  std::int64_t s = 0;
-  if (!ParseInt(err.substr(sp1 + 1, sp2 - sp1 - 1), &s) || s < 0 || s >= kSlots) return false;
-  const std::string_view addr = err.substr(sp2 + 1);
-  const auto colon = addr.rfind(':');
-  if (colon == std::string_view::npos) return false;
-  std::int64_t port = 0;
-  if (!ParseInt(addr.substr(colon + 1), &port) || port <= 0 || port > 65535) return false;
-  *slot = static_cast<int>(s);
-  ep->host = colon == 0 ? default_host : std::string(addr.substr(0, colon));
-  ep->port = static_cast<int>(port);
-  return true;
 }
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }

@@ -22,7 +22,6 @@ namespace {
 
 volatile std::sig_atomic_t g_stop_signal = 0;
 
-constexpr std::int64_t kNsPerS = 1'000'000'000;
 // Slot::ops_planned of a client whose share of a bounded count is zero.
 constexpr std::uint64_t kNothing = ~std::uint64_t{0};
 

@@ -56,7 +56,10 @@ class IntegrityTest : public ::testing::TestWithParam<Param> {
 };
 
 TEST_P(IntegrityTest, LoadThenRunVerifiesEveryRecord) {
-  const auto& [binding, workload, order] = GetParam();
+  // Named, not a structured binding: clang 14 (the fuzz preset) cannot capture one in a lambda.
+  const BindingInfo* const binding = std::get<0>(GetParam());
+  const std::string& workload = std::get<1>(GetParam());
+  const std::string& order = std::get<2>(GetParam());
   const std::string name = binding->name;
   const std::string wl = std::string(STOREBENCH_SOURCE_DIR) + "/workloads/" + workload;
   std::vector<std::string> common = {"-P", wl, "-p", "recordcount=1000", "-p", "operationcount=3000",

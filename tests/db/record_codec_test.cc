@@ -210,5 +210,19 @@ TEST(RecordCodecTest, MergeOfCorruptExistingFailsWithJustTheUpdates) {
   EXPECT_EQ(Decode(out), (Owned{{"a", "2"}}));
 }
 
+// A stored record that repeats a name (we never write one, but stored data is
+// outside input) takes the update at every repeat. Each repeat once grew the
+// output past its precomputed bound: a heap overflow found by
+// tests/fuzz/record_codec_fuzz.cc (its input is in the corpus).
+TEST(RecordCodecTest, MergeIntoRecordRepeatingAnUpdatedName) {
+  Owned existing;
+  for (int i = 0; i < 100; ++i) existing.emplace_back("", "");
+  existing.emplace_back("b", std::string(1000, 'b'));  // a kept field after the repeats
+  Owned want(100, {"", std::string(50, 'x')});
+  want.emplace_back("b", std::string(1000, 'b'));
+  want.emplace_back("c", "3");
+  EXPECT_EQ(Decode(Merge(Encode(existing), {{"", std::string(50, 'x')}, {"c", "3"}})), want);
+}
+
 }  // namespace
 }  // namespace storebench
