@@ -38,7 +38,9 @@ TEST(MemcachedReply, HugeSizeIsMalformedNeverComplete) {
   EXPECT_EQ(ParseReply(max, &r), -1);
   EXPECT_EQ(ParseReply("VA 1073741825\r\nxx\r\n", &r), -1);
   EXPECT_EQ(ParseReply("VA 1073741824\r\nxx\r\n", &r), 0);
-  EXPECT_TRUE(Reply{.code = "VALUE"}.Desyncs());
+  Reply value;
+  value.code = "VALUE";
+  EXPECT_TRUE(value.Desyncs());
 }
 
 }  // namespace
