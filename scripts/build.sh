@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configures and builds one CMake preset (default: "default"): scripts/build.sh [asan]
+# Configures and builds one CMake preset (default: "default"): scripts/build.sh [asan|fuzz]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-default}

@@ -1,12 +1,44 @@
 #!/usr/bin/env bash
 # Installs what is missing, starts the servers the network bindings' tests
 # need (on 127.0.0.1, free ports, temporary data dirs: scripts/servers/),
-# builds the optimised and the sanitizer (ASan+UBSan) presets, runs every
-# test in both, and stops the servers by pid. Exits non-zero if anything fails.
+# builds the Release preset and runs every test in it, builds the sanitizer
+# preset (clang, ASan+UBSan, with the libFuzzer targets) and runs the
+# sanitizer tier in it (the tests labelled `sanitize`: every unit test and a
+# chosen set of server and CLI tests, see tests/sanitizer_tier.txt), replays
+# and briefly runs every fuzzer, and stops the servers by pid. Prints the
+# time of each phase at the end. Exits non-zero if anything fails.
+#
+# Environment:
+#   STOREBENCH_SANITIZE_ALL=1   run every test in the sanitizer build, not only its tier
+#   STOREBENCH_FUZZ_SECONDS=N   seconds each fuzzer runs (default 10; 0: replay the corpora only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+phases=()
+phase_name=""
+phase_t0=$SECONDS
+end_phase() {
+  if [ -n "$phase_name" ]; then
+    phases+=("$(printf '%-34s %5d s' "$phase_name" $((SECONDS - phase_t0)))")
+    phase_name=""
+  fi
+}
+phase() {
+  end_phase
+  phase_name=$1
+  phase_t0=$SECONDS
+  echo "== $1" >&2
+}
+print_phases() {
+  end_phase
+  echo "== phase times (total $SECONDS s)" >&2
+  printf '   %s\n' "${phases[@]}" >&2
+}
+
+phase "install (scripts/setup.sh)"
 scripts/setup.sh
 
+phase "servers: start"
 servers=(redis redis-cluster memcached postgresql mariadb gluster)
 server_root=$(mktemp -d "${TMPDIR:-/tmp}/storebench-servers-XXXXXX")
 chmod 755 "$server_root"  # postgres runs as its own user and must reach its dir
@@ -16,7 +48,13 @@ stop_servers() {
   done
   rm -rf "$server_root"
 }
-trap stop_servers EXIT
+on_exit() {
+  local rc=$?
+  stop_servers
+  print_phases
+  exit "$rc"
+}
+trap on_exit EXIT
 for s in "${servers[@]}"; do
   echo "== server: $s" >&2
   line=$(scripts/servers/"$s".sh start "$server_root/$s")
@@ -33,9 +71,21 @@ export STOREBENCH_REQUIRE_SERVERS=1
 # gfapi's libraries leak by themselves under LeakSanitizer (none of it is ours).
 export LSAN_OPTIONS="suppressions=$PWD/scripts/servers/gluster.lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
-for preset in default asan; do
-  echo "== build: $preset" >&2
-  scripts/build.sh "$preset"
-  echo "== test: $preset" >&2
-  ctest --preset "$preset" -j "$(nproc)"
-done
+phase "build: default (Release, g++)"
+scripts/build.sh default
+phase "test: default (every test)"
+ctest --preset default -j "$(nproc)"
+
+phase "build: sanitizer (clang ASan+UBSan)"
+scripts/build.sh fuzz
+if [ "${STOREBENCH_SANITIZE_ALL:-0}" = 1 ]; then
+  phase "test: sanitizer (every test)"
+  ctest --preset fuzz -j "$(nproc)"
+else
+  phase "test: sanitizer (tier 'sanitize')"
+  ctest --preset fuzz -j "$(nproc)" -L '^sanitize$'
+fi
+
+phase "fuzz: replay corpora + ${STOREBENCH_FUZZ_SECONDS:-10} s each"
+scripts/fuzz.sh --replay
+if [ "${STOREBENCH_FUZZ_SECONDS:-10}" -gt 0 ]; then scripts/fuzz.sh "${STOREBENCH_FUZZ_SECONDS:-10}"; fi
