@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <grp.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,6 +66,8 @@ inline std::string Slurp(const std::string& path) {
 struct ProcessResult {
   int code = -1;
   std::string out, err;
+  long wall_ms = 0;     // from start to exit
+  long max_rss_kb = 0;  // the program's peak resident set (wait4)
 };
 
 // How RunProcess runs a program.
@@ -83,6 +86,8 @@ struct ProcessOptions {
   // Run as user and group 65534 (nobody) when the tests run as root, so that
   // file permissions apply to it (root passes every permission check).
   bool as_nobody = false;
+  // > 0: the program is killed (SIGKILL; code 137) if it still runs after this long.
+  int kill_after_s = 0;
 };
 
 // Polls the file at `path` every 10 ms until it holds `text`; gives up when
@@ -102,6 +107,7 @@ inline ProcessResult RunProcess(const std::string& program, const std::vector<st
   const std::string out = options.cwd + "/stdout", err = options.cwd + "/stderr";
   std::vector<std::string> argv = {program};
   argv.insert(argv.end(), args.begin(), args.end());
+  const auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid == 0) {
     if (chdir(options.cwd.c_str()) != 0) _exit(99);
@@ -124,18 +130,30 @@ inline ProcessResult RunProcess(const std::string& program, const std::vector<st
     _exit(97);
   }
   int status = 0;
+  rusage usage{};
   bool ended = false;
+  auto poll_ended = [&] { return ended = ended || wait4(pid, &status, WNOHANG, &usage) == pid; };
   if (!options.signal_after_stderr.empty()) {
     // Signals anyway after a minute without the text; not when the program ended.
-    WaitForText(err, options.signal_after_stderr, [&] { return ended = waitpid(pid, &status, WNOHANG) == pid; });
+    WaitForText(err, options.signal_after_stderr, poll_ended);
   }
   if (!ended && (options.signal_after_ms > 0 || !options.signal_after_stderr.empty())) {
     std::this_thread::sleep_for(std::chrono::milliseconds(options.signal_after_ms));
     kill(pid, options.signal_number);
   }
-  if (!ended) waitpid(pid, &status, 0);
+  if (!ended && options.kill_after_s > 0) {
+    const auto deadline = start + std::chrono::seconds(options.kill_after_s);
+    while (!poll_ended() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (!ended) kill(pid, SIGKILL);
+  }
+  if (!ended) wait4(pid, &status, 0, &usage);
   ProcessResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.wall_ms = static_cast<long>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+  r.max_rss_kb = usage.ru_maxrss;
   r.out = Slurp(out);
   r.err = Slurp(err);
   return r;

@@ -109,9 +109,10 @@ int MakeTemporary(const std::string& file, std::string& tmp) {
   return fd;
 }
 
-// The folder a new or replaced file goes into: it exists, is a folder, and a
-// file can be made there (probed by making and removing one).
-void CheckFolder(const std::string& file, const std::string& what, const std::string& path) {
+// The folder a new or replaced file goes into: it exists, is a folder, and
+// (with `probe`) a file can be made there, tried by making and removing one.
+// OutputFile skips the probe: it makes its temporary file there next.
+void CheckFolder(const std::string& file, const std::string& what, const std::string& path, bool probe) {
   const std::string dir = ParentOf(file);
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0) {
@@ -119,6 +120,7 @@ void CheckFolder(const std::string& file, const std::string& what, const std::st
     Refuse(what, path, "folder '" + dir + "': " + std::strerror(errno));
   }
   if (!S_ISDIR(st.st_mode)) Refuse(what, path, "'" + dir + "' is not a folder");
+  if (!probe) return;
   std::string tmp;
   const int fd = MakeTemporary(file, tmp);
   if (fd < 0) Refuse(what, path, "cannot create a file in folder '" + dir + "': " + std::strerror(errno));
@@ -126,7 +128,10 @@ void CheckFolder(const std::string& file, const std::string& what, const std::st
   unlink(tmp.c_str());
 }
 
-Target Resolve(const std::string& path, const std::string& what) {
+// What `path` names and how it is written; refuses what cannot be (see the
+// header). `probe`: also try to make a file in the folder of a new or
+// replaced file.
+Target Resolve(const std::string& path, const std::string& what, bool probe) {
   if (path.empty()) throw ConfigError("cannot write " + what + ": the path is empty");
   std::error_code ec;
   std::string cur = fs::absolute(path, ec).string();
@@ -147,12 +152,12 @@ Target Resolve(const std::string& path, const std::string& what) {
     }
     if (lstat(cur.c_str(), &st) != 0) {
       const int err = errno;
-      if (err == ENOTDIR) CheckFolder(cur, what, path);  // names the folder that is not one
+      if (err == ENOTDIR) CheckFolder(cur, what, path, false);  // names the folder that is not one
       if (err != ENOENT) Refuse(what, path, std::strerror(err));
       // A new file (or a dangling link's target, made as a file).
       t.kind = OutputKind::kAtomic;
       t.file = cur;
-      CheckFolder(cur, what, path);
+      CheckFolder(cur, what, path, probe);
       return t;
     }
     if (!S_ISLNK(st.st_mode)) break;
@@ -185,7 +190,7 @@ Target Resolve(const std::string& path, const std::string& what) {
     t.kind = OutputKind::kAtomic;
     t.exists = true;
     t.st = st;
-    CheckFolder(cur, what, path);
+    CheckFolder(cur, what, path, probe);
     return t;
   }
   // A character device, a FIFO or a socket: written where it is.
@@ -330,10 +335,12 @@ struct OutputFile::Impl {
   }
 };
 
-OutputKind CheckOutputPath(const std::string& path, const std::string& what) { return Resolve(path, what).kind; }
+OutputKind CheckOutputPath(const std::string& path, const std::string& what) {
+  return Resolve(path, what, true).kind;
+}
 
 OutputFile::OutputFile(const std::string& path, std::string what) {
-  Target t = Resolve(path, what);
+  Target t = Resolve(path, what, false);
   impl_ = std::make_unique<Impl>(std::move(t), path, std::move(what));
   Impl& m = *impl_;
   switch (m.target.kind) {

@@ -40,52 +40,14 @@ constexpr int kTimeoutMs = 500;
 // statistics read after it (each with its own timeout), a loaded machine.
 constexpr int kSlackMs = 4000;
 
-// A finished CLI run: exit code (128 + signal when a signal ended it),
-// output, wall time and the child's peak resident set.
-struct Measured {
-  int code = -1;
-  std::string out, err;
-  long wall_ms = 0;
-  long max_rss_kb = 0;
-};
-
-// Runs storebench with `args` in `dir`, measuring it; kills it (a failure:
-// code 128 + SIGKILL) after `kill_after_s`.
-Measured RunMeasured(const std::vector<std::string>& args, const std::string& dir, int kill_after_s = 60) {
-  const std::string out = dir + "/stdout", err = dir + "/stderr";
-  std::vector<std::string> argv = {STOREBENCH_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (chdir(dir.c_str()) != 0) _exit(99);
-    if (!freopen(out.c_str(), "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(98);
-    execv(cargv[0], cargv.data());
-    _exit(97);
-  }
-  Measured m;
-  int status = 0;
-  rusage ru{};
-  for (;;) {
-    const pid_t r = wait4(pid, &status, WNOHANG, &ru);
-    if (r == pid) break;
-    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(kill_after_s)) {
-      kill(pid, SIGKILL);
-      wait4(pid, &status, 0, &ru);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  m.wall_ms = static_cast<long>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
-  m.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  m.max_rss_kb = ru.ru_maxrss;
-  m.out = test_util::Slurp(out);
-  m.err = test_util::Slurp(err);
-  return m;
+// Runs storebench with `args` in `dir`, measuring its wall time and peak
+// RSS; kills it (a failure: code 128 + SIGKILL) after `kill_after_s`.
+test_util::ProcessResult RunMeasured(const std::vector<std::string>& args, const std::string& dir,
+                                     int kill_after_s = 60) {
+  test_util::ProcessOptions o;
+  o.cwd = dir;
+  o.kill_after_s = kill_after_s;
+  return test_util::RunProcess(STOREBENCH_BINARY, args, o);
 }
 
 // The peak RSS of a short run of the null binding: what the binary needs
@@ -93,9 +55,10 @@ Measured RunMeasured(const std::vector<std::string>& args, const std::string& di
 long BaselineRssKb() {
   static const long kb = [] {
     test_util::TempDir dir("storebench-hostile");
-    Measured m = RunMeasured({"run", "null", "-P", std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada", "-p",
-                              "recordcount=1000", "-p", "operationcount=1000"},
-                             dir.path().string());
+    test_util::ProcessResult m = RunMeasured({"run", "null", "-P", std::string(STOREBENCH_SOURCE_DIR) +
+                                              "/workloads/workloada", "-p", "recordcount=1000", "-p",
+                                              "operationcount=1000"},
+                                             dir.path().string());
     EXPECT_EQ(m.code, 0) << m.err;
     return m.max_rss_kb;
   }();
@@ -173,7 +136,7 @@ std::vector<std::string> StoreArgs(const Binding& b, int port) {
 
 struct Case {
   Hostility mode;
-  Measured run;
+  test_util::ProcessResult run;
   int hostile_replies = 0;
   int connections = 0;
 };
