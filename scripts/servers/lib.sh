@@ -12,6 +12,9 @@ set -euo pipefail
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 
+# True when nothing answers on 127.0.0.1:$1.
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
 # A TCP port on 127.0.0.1 that nothing answers on right now, below the
 # kernel's ephemeral range (ip_local_port_range), so that no client
 # connection's local port can take it between now and the server's bind.
@@ -21,7 +24,7 @@ free_port() {
   [ "$low" -gt 11000 ] 2>/dev/null || low=32768
   for _ in $(seq 1 200); do
     p=$((10000 + RANDOM % (low - 10000)))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
+    if port_free "$p"; then echo "$p"; return 0; fi
   done
   die "no free port found"
 }

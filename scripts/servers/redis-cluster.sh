@@ -11,6 +11,19 @@ source "$(dirname "$0")/lib.sh"
 cmd=${1:-}; dir=${2:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || die "usage: $0 start|stop DIR"
 
+# A free port P whose cluster bus port P+10000 (which redis-server binds too,
+# or exits) is free as well and below the ephemeral range, where an outgoing
+# connection could take it between this check and the bind.
+cluster_port() {
+  local p low
+  low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  for _ in $(seq 1 200); do
+    p=$(free_port)
+    if ((p + 10000 < low)) && port_free $((p + 10000)); then echo "$p"; return 0; fi
+  done
+  die "no free port P with a free cluster bus port P+10000 below $low"
+}
+
 cluster_ok() { redis-cli -h 127.0.0.1 -p "$1" cluster info | grep -q '^cluster_state:ok'; }
 
 case "$cmd" in
@@ -20,8 +33,8 @@ case "$cmd" in
     dir=$(cd "$dir" && pwd)
     ports=()
     for i in 1 2 3; do
-      p=$(free_port)
-      while [[ " ${ports[*]} " == *" $p "* ]]; do p=$(free_port); done
+      p=$(cluster_port)
+      while [[ " ${ports[*]} " == *" $p "* ]]; do p=$(cluster_port); done
       ports+=("$p")
       mkdir -p "$dir/n$i"
       redis-server --port "$p" --bind 127.0.0.1 --dir "$dir/n$i" --save "" --appendonly no \
