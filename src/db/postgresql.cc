@@ -368,6 +368,16 @@ class Connection {
   }
   Status TimedOut() {
     ++timeouts_;
+    // Cancel the statement before dropping the connection: a backend that
+    // waits on a lock does not notice its client left, and would apply a
+    // timed-out (counted as failed) write once the lock is released.
+    if (conn_ != nullptr) {
+      if (PGcancel* cancel = PQgetCancel(conn_)) {
+        char why[256];
+        PQcancel(cancel, why, sizeof why);
+        PQfreeCancel(cancel);
+      }
+    }
     Drop();
     return Status::Error();
   }
