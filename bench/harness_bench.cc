@@ -11,7 +11,7 @@
 #include "core/keys.h"
 #include "db/registry.h"
 #include "measure/thread_stats.h"
-#include "runner/measured_session.h"
+#include "workload/measured_session.h"
 #include "workload/core_workload.h"
 
 namespace storebench {

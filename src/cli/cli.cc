@@ -33,7 +33,7 @@
 #include "report/html_report.h"
 #include "plan/plan.h"
 #include "report/text_report.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 #include "runner/runner.h"
 #include "workload/closed_economy.h"
 #include "workload/core_workload.h"

@@ -1,6 +1,6 @@
 // Binding "files": every record is one file, on any mounted file system
 // (local, NFS, GlusterFS or CephFS through their mounts). The store itself
-// (db/files_store.h) does its I/O through an fs_suite::FsBackend, so the
+// (db/files_store.h) does its I/O through an vfs::FsBackend, so the
 // "gluster" binding (db/gluster.cc) is the same store on a GlusterFS volume
 // through gfapi.
 //
@@ -75,12 +75,12 @@
 #include "db/files_store.h"
 #include "db/record_codec.h"
 #include "db/store_dir.h"
-#include "fs/backend.h"
+#include "vfs/backend.h"
 
 namespace storebench {
 namespace {
 
-using fs_suite::FsBackend;
+using vfs::FsBackend;
 
 constexpr char kDefaultDir[] = "storebench-data/files";
 constexpr std::size_t kAlign = 4096;        // O_DIRECT buffer, offset and length alignment
@@ -640,7 +640,7 @@ const BindingInfo& files_binding() {
         o.where = "files.dir '" + dir + "'";
         o.local_dir = dir;
         PrepareStoreDir("files.dir", dir);
-        auto backend = std::make_unique<fs_suite::PosixBackend>(dir);
+        auto backend = std::make_unique<vfs::PosixBackend>(dir);
         if (backend->ok() < 0) {
           throw SetupError("files.dir '" + dir + "': cannot open: " + std::strerror(-backend->ok()));
         }

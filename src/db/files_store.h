@@ -1,5 +1,5 @@
 // The store behind the "files" and "gluster" bindings: every record is one
-// file, written through an fs_suite::FsBackend (a mounted directory, or a
+// file, written through an vfs::FsBackend (a mounted directory, or a
 // GlusterFS volume through gfapi). See src/db/files.cc for the layout and the
 // semantics; both bindings share them.
 #pragma once
@@ -11,7 +11,7 @@
 
 #include "core/properties.h"
 #include "db/binding.h"
-#include "fs/backend.h"
+#include "vfs/backend.h"
 
 namespace storebench {
 
@@ -48,6 +48,6 @@ std::vector<PropertySpec> FilesStoreProperties(const std::string& prefix);
 
 // Opens the store on `backend` (its root is the store's directory).
 // Throws SetupError when O_DIRECT is asked for and refused.
-std::unique_ptr<Store> OpenFilesStore(const FilesStoreOptions& options, std::unique_ptr<fs_suite::FsBackend> backend);
+std::unique_ptr<Store> OpenFilesStore(const FilesStoreOptions& options, std::unique_ptr<vfs::FsBackend> backend);
 
 }  // namespace storebench

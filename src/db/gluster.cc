@@ -26,7 +26,7 @@
 #include "core/error.h"
 #include "db/binding.h"
 #include "db/files_store.h"
-#include "fs/gluster.h"
+#include "vfs/gluster.h"
 
 namespace storebench {
 
@@ -34,7 +34,7 @@ const BindingInfo& gluster_binding() {
   static const BindingInfo info{
       .name = "gluster",
       .summary = std::string("one file per record on a GlusterFS volume through gfapi") +
-                 (fs_suite::GlusterAvailable() ? "" : " (this build has no gfapi: opening fails)"),
+                 (vfs::GlusterAvailable() ? "" : " (this build has no gfapi: opening fails)"),
       .properties =
           [] {
             std::vector<PropertySpec> p = {
@@ -56,7 +56,7 @@ const BindingInfo& gluster_binding() {
         o.stale_retries = 5;
         o.in_place = true;
         o.where = "gluster volume " + host + ":" + std::to_string(port) + "/" + volume + "/" + dir;
-        return OpenFilesStore(o, fs_suite::OpenGlusterBackend(host, port, volume, dir));
+        return OpenFilesStore(o, vfs::OpenGlusterBackend(host, port, volume, dir));
       },
       .server = true,
   };

@@ -68,7 +68,7 @@
 #include "db/sql_columns.h"
 #include "net/io.h"
 #include "net/socket.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 
 namespace storebench {
 namespace {

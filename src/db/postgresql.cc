@@ -75,7 +75,7 @@
 #include "db/binding.h"
 #include "db/sql_columns.h"
 #include "net/io.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 
 namespace storebench {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "core/error.h"
 #include "core/output_file.h"
-#include "fs/backend.h"
-#include "fs/gluster.h"
+#include "vfs/backend.h"
+#include "vfs/gluster.h"
 #include "fs/suite.h"
 #include "report/json_report.h"
 
@@ -193,10 +193,10 @@ int RunFsCommand(const std::vector<std::string>& args, const std::vector<std::pa
   // Refused before the suite runs, so that its results are never lost at the end.
   if (!json.empty()) CheckOutputPath(json, "the JSON result");
 
-  std::unique_ptr<fs_suite::FsBackend> backend;
+  std::unique_ptr<vfs::FsBackend> backend;
   if (!gluster.empty()) {
     if (!dir.empty()) throw ConfigError("fs: give either DIR or --gluster HOST:VOLUME, not both");
-    backend = fs_suite::OpenGlusterBackend(gluster);  // throws SetupError when it cannot
+    backend = vfs::OpenGlusterBackend(gluster);  // throws SetupError when it cannot
   } else {
     if (dir.empty()) throw ConfigError("fs: no directory given: storebench fs DIR [options] (see storebench fs --help)");
     struct stat st;
@@ -204,7 +204,7 @@ int RunFsCommand(const std::vector<std::string>& args, const std::vector<std::pa
       throw ConfigError("fs: directory '" + dir + "': " + std::strerror(errno));
     }
     if (!S_ISDIR(st.st_mode)) throw ConfigError("fs: '" + dir + "' is not a directory");
-    backend = std::make_unique<fs_suite::PosixBackend>(dir);
+    backend = std::make_unique<vfs::PosixBackend>(dir);
   }
   props.insert(props.begin(), {"fs.target", gluster.empty() ? dir : "gluster:" + gluster});
 

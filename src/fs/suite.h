@@ -34,10 +34,16 @@
 #include <string>
 #include <vector>
 
-#include "fs/backend.h"
+#include "vfs/backend.h"
 #include "measure/result.h"
 
 namespace storebench::fs_suite {
+
+// The backend interface lives in vfs/ (the files and gluster bindings use it too).
+using vfs::FsBackend;
+using vfs::FsBackendWrapper;
+using vfs::FsSpace;
+using vfs::PosixBackend;
 
 struct FsOptions {
   std::uint64_t size = 0;          // bytes of the data file (rounded down to chunks)

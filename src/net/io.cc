@@ -27,7 +27,7 @@
 #include <boost/context/stack_context.hpp>
 
 #include "net/fiber_scheduler.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 
 #if defined(STOREBENCH_FIBER_UCONTEXT)
 // Debian's libboost_context is built for fcontext, so the ucontext variant's

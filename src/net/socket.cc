@@ -15,7 +15,7 @@
 
 #include "core/error.h"
 #include "net/io.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 
 namespace storebench::net {
 namespace {

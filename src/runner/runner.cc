@@ -15,7 +15,7 @@
 #include "net/io.h"
 #include "measure/thread_stats.h"
 #include "report/text_report.h"
-#include "runner/measured_session.h"
+#include "workload/measured_session.h"
 
 namespace storebench {
 namespace {

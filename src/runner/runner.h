@@ -27,7 +27,7 @@
 #include "measure/histogram.h"
 #include "measure/op_type.h"
 #include "measure/result.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 #include "workload/core_workload.h"
 #include "workload/workload.h"
 

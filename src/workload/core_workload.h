@@ -19,7 +19,7 @@
 #include "core/keys.h"
 #include "core/properties.h"
 #include "measure/op_type.h"
-#include "runner/measured_session.h"
+#include "workload/measured_session.h"
 #include "workload/workload.h"
 
 namespace storebench {

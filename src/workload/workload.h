@@ -13,7 +13,7 @@
 #include "db/binding.h"
 #include "measure/op_type.h"
 #include "measure/result.h"
-#include "runner/measured_session.h"
+#include "workload/measured_session.h"
 
 namespace storebench {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "fs/backend.h"
-#include "fs/gluster.h"
+#include "vfs/backend.h"
+#include "vfs/gluster.h"
 #include "fs/suite.h"
 #include "report/json_report.h"
 #include "test_util.h"
@@ -246,9 +246,9 @@ TEST_F(FsSuiteTest, TableIsShapedLikeBonnies) {
 }
 
 TEST(FsGlusterTest, MalformedSpecIsAConfigError) {
-  EXPECT_THROW(OpenGlusterBackend("novolume"), ConfigError);
-  EXPECT_THROW(OpenGlusterBackend("host:notaport:vol"), ConfigError);
-  EXPECT_THROW(OpenGlusterBackend(":vol"), ConfigError);
+  EXPECT_THROW(vfs::OpenGlusterBackend("novolume"), ConfigError);
+  EXPECT_THROW(vfs::OpenGlusterBackend("host:notaport:vol"), ConfigError);
+  EXPECT_THROW(vfs::OpenGlusterBackend(":vol"), ConfigError);
 }
 
 // The command through the binary.

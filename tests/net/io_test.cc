@@ -13,7 +13,7 @@
 #include "net/fiber_scheduler.h"
 #include "net/pipeline.h"
 #include "net/socket.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 
 namespace storebench {
 namespace {

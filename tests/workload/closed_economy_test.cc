@@ -16,7 +16,7 @@
 #include "core/error.h"
 #include "db/binding.h"
 #include "db/registry.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 #include "runner/runner.h"
 #include "test_util.h"
 #include "workload/closed_economy.h"

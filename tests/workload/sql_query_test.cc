@@ -12,7 +12,7 @@
 
 #include "db/binding.h"
 #include "db/registry.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 #include "runner/runner.h"
 #include "test_util.h"
 #include "workload/sql_query.h"

@@ -1,6 +1,6 @@
-// The file-system calls the `storebench fs` suite makes, behind one small
-// interface so that the same suite runs on a mounted directory (PosixBackend)
-// and on a GlusterFS volume through gfapi (GlusterBackend, fs/gluster.h), and
+// The file-system calls storebench makes (the `storebench fs` suite, and the
+// files and gluster bindings), behind one small interface so that they run on a mounted directory (PosixBackend)
+// and on a GlusterFS volume through gfapi (GlusterBackend, vfs/gluster.h), and
 // so that a test can wrap a backend to inject faults (a corrupted read, ENOSPC),
 // as LevelDB's EnvWrapper does.
 //
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace storebench::fs_suite {
+namespace storebench::vfs {
 
 struct FsSpace {
   std::uint64_t total_bytes = 0;
@@ -124,4 +124,4 @@ class FsBackendWrapper : public FsBackend {
   FsBackend* t_;
 };
 
-}  // namespace storebench::fs_suite
+}  // namespace storebench::vfs

@@ -1,4 +1,4 @@
-#include "fs/backend.h"
+#include "vfs/backend.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace storebench::fs_suite {
+namespace storebench::vfs {
 
 namespace {
 ssize_t Ret(ssize_t r) { return r < 0 ? -errno : r; }
@@ -135,4 +135,4 @@ std::optional<FsSpace> PosixBackend::Space() {
                  static_cast<std::uint64_t>(v.f_bavail) * v.f_frsize};
 }
 
-}  // namespace storebench::fs_suite
+}  // namespace storebench::vfs

@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "fs/backend.h"
+#include "vfs/backend.h"
 
-namespace storebench::fs_suite {
+namespace storebench::vfs {
 
 // True when this storebench was built with gfapi.
 bool GlusterAvailable();
@@ -24,4 +24,4 @@ std::unique_ptr<FsBackend> OpenGlusterBackend(const std::string& spec);
 std::unique_ptr<FsBackend> OpenGlusterBackend(const std::string& host, int port, const std::string& volume,
                                               const std::string& subdir);
 
-}  // namespace storebench::fs_suite
+}  // namespace storebench::vfs

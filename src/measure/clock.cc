@@ -1,4 +1,4 @@
-#include "runner/clock.h"
+#include "measure/clock.h"
 
 #include <sched.h>
 

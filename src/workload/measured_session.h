@@ -15,7 +15,7 @@
 
 #include "db/binding.h"
 #include "measure/thread_stats.h"
-#include "runner/clock.h"
+#include "measure/clock.h"
 
 namespace storebench {
 

@@ -1,4 +1,4 @@
-#include "fs/gluster.h"
+#include "vfs/gluster.h"
 
 #include <string>
 #include <vector>
@@ -17,7 +17,7 @@
 #include <vector>
 #endif
 
-namespace storebench::fs_suite {
+namespace storebench::vfs {
 
 namespace {
 
@@ -229,4 +229,4 @@ std::unique_ptr<FsBackend> OpenGlusterBackend(const std::string& spec) {
 #endif
 }
 
-}  // namespace storebench::fs_suite
+}  // namespace storebench::vfs
