@@ -108,6 +108,11 @@ std::string AllSlotsOn(int port) {
   return "*1\r\n*3\r\n:0\r\n:16383\r\n*2\r\n" + Bulk("127.0.0.1") + ":" + std::to_string(port) + "\r\n";
 }
 
+// "-MOVED <key's slot> 127.0.0.1:<port>\r\n" (or ASK).
+std::string Redirect(std::string_view kind, const std::string& key, int port) {
+  return "-" + std::string(kind) + " " + std::to_string(KeySlot(key)) + " 127.0.0.1:" + std::to_string(port) + "\r\n";
+}
+
 Options ClusterOptions(int port) {
   Options o;
   o.seed = {"127.0.0.1", port};
@@ -116,12 +121,20 @@ Options ClusterOptions(int port) {
   return o;
 }
 
-Status Get(Client& c, std::string_view key, std::string* reply) {
-  return c.Call(key, net::DeadlineAfterMs(2000), [&](std::string& o) { resp::AppendCommand(o, "GET", key); },
-                reply);
-}
+constexpr std::string_view kOneScript[] = {"return 1"};
 
-constexpr std::string_view kNoScripts[] = {"return 1"};
+// A cluster client that starts with every slot on the node at `seed_port`.
+struct ClusterClient {
+  explicit ClusterClient(int seed_port)
+      : client(ClusterOptions(seed_port), SlotMap{}, Scripts{kOneScript, {"sha"}}, 1, &counts) {}
+  Status Get(std::string_view key) {
+    return client.Call(key, net::DeadlineAfterMs(2000), [&](std::string& o) { resp::AppendCommand(o, "GET", key); },
+                       &reply);
+  }
+  RedirectCounts counts;
+  Client client;
+  std::string reply;
+};
 
 TEST(RedisClient, FollowsMovedAndReadsTheSlotMapAgain) {
   ScriptedNode to([](const std::vector<std::string>& a) {
@@ -129,26 +142,21 @@ TEST(RedisClient, FollowsMovedAndReadsTheSlotMapAgain) {
   });
   const int to_port = to.port();
   ScriptedNode from([to_port](const std::vector<std::string>& a) {
-    if (a[0] == "CLUSTER") return AllSlotsOn(to_port);
-    return "-MOVED " + std::to_string(KeySlot(a[1])) + " 127.0.0.1:" + std::to_string(to_port) + "\r\n";
+    return a[0] == "CLUSTER" ? AllSlotsOn(to_port) : Redirect("MOVED", a[1], to_port);
   });
   ASSERT_NE(from.port(), 0);
   ASSERT_NE(to_port, 0);
-  SlotMap map;
-  map.Single({"127.0.0.1", from.port()});
-  RedirectCounts counts;
-  Client client(ClusterOptions(from.port()), map, Scripts{kNoScripts, {"sha"}}, 1, &counts);
-  std::string reply;
-  ASSERT_EQ(Get(client, "foo", &reply), Status::Ok());
-  EXPECT_EQ(reply, "$1\r\nv\r\n");
-  EXPECT_EQ(counts.moved.load(), 1u);
-  EXPECT_EQ(counts.ask.load(), 0u);
+  ClusterClient c(from.port());
+  ASSERT_EQ(c.Get("foo"), Status::Ok());
+  EXPECT_EQ(c.reply, "$1\r\nv\r\n");
+  EXPECT_EQ(c.counts.moved.load(), 1u);
+  EXPECT_EQ(c.counts.ask.load(), 0u);
   // The moved slot's node asked for the whole map; its refusal keeps the one slot moved.
   EXPECT_EQ(to.commands(), (std::vector<std::string>{"CLUSTER SLOTS", "GET foo"}));
-  EXPECT_EQ(client.NodeFor("foo"), 1);
-  EXPECT_EQ(client.NodeFor("bar"), 0);
+  EXPECT_EQ(c.client.NodeFor("foo"), 1);
+  EXPECT_EQ(c.client.NodeFor("bar"), 0);
   // Now straight to the new node.
-  ASSERT_EQ(Get(client, "foo", &reply), Status::Ok());
+  ASSERT_EQ(c.Get("foo"), Status::Ok());
   EXPECT_EQ(from.commands(), (std::vector<std::string>{"GET foo"}));
 }
 
@@ -157,37 +165,26 @@ TEST(RedisClient, FollowsAskOnceWithAsking) {
     return a[0] == "ASKING" ? std::string("+OK\r\n") : Bulk("v");
   });
   const int to_port = to.port();
-  ScriptedNode from([to_port](const std::vector<std::string>& a) {
-    return "-ASK " + std::to_string(KeySlot(a[1])) + " 127.0.0.1:" + std::to_string(to_port) + "\r\n";
-  });
-  SlotMap map;
-  map.Single({"127.0.0.1", from.port()});
-  RedirectCounts counts;
-  Client client(ClusterOptions(from.port()), map, Scripts{kNoScripts, {"sha"}}, 1, &counts);
-  std::string reply;
-  ASSERT_EQ(Get(client, "foo", &reply), Status::Ok());
-  EXPECT_EQ(reply, "$1\r\nv\r\n");  // ASKING's +OK is not the reply
-  EXPECT_EQ(counts.ask.load(), 1u);
+  ScriptedNode from([to_port](const std::vector<std::string>& a) { return Redirect("ASK", a[1], to_port); });
+  ClusterClient c(from.port());
+  ASSERT_EQ(c.Get("foo"), Status::Ok());
+  EXPECT_EQ(c.reply, "$1\r\nv\r\n");  // ASKING's +OK is not the reply
+  EXPECT_EQ(c.counts.ask.load(), 1u);
   EXPECT_EQ(to.commands(), (std::vector<std::string>{"ASKING", "GET foo"}));
-  EXPECT_EQ(client.NodeFor("foo"), 0);  // ASK does not move the slot
-  ASSERT_EQ(Get(client, "foo", &reply), Status::Ok());
+  EXPECT_EQ(c.client.NodeFor("foo"), 0);  // ASK does not move the slot
+  ASSERT_EQ(c.Get("foo"), Status::Ok());
   EXPECT_EQ(from.commands().size(), 2u);
 }
 
 TEST(RedisClient, GivesUpAfterFiveRedirections) {
   std::atomic<int> port{0};
   ScriptedNode node([&port](const std::vector<std::string>& a) {
-    if (a[0] == "CLUSTER") return AllSlotsOn(port);
-    return "-MOVED " + std::to_string(KeySlot(a[1])) + " 127.0.0.1:" + std::to_string(port.load()) + "\r\n";
+    return a[0] == "CLUSTER" ? AllSlotsOn(port) : Redirect("MOVED", a[1], port);
   });
   port = node.port();
-  SlotMap map;
-  map.Single({"127.0.0.1", node.port()});
-  RedirectCounts counts;
-  Client client(ClusterOptions(node.port()), map, Scripts{kNoScripts, {"sha"}}, 1, &counts);
-  std::string reply;
-  EXPECT_EQ(Get(client, "foo", &reply), Status::Error());
-  EXPECT_EQ(counts.moved.load(), 6u);  // six sends, each redirected
+  ClusterClient c(node.port());
+  EXPECT_EQ(c.Get("foo"), Status::Error());
+  EXPECT_EQ(c.counts.moved.load(), 6u);  // six sends, each redirected
 }
 
 TEST(RedisClient, ReloadsScriptsOnNoscriptAndRetriesOnce) {
