@@ -32,9 +32,12 @@ TEST(RedisRouting, KeySlotsMatchTheServers) {
 // metadata map per node).
 constexpr std::string_view kClusterSlots =
     "*3\r\n"
-    "*3\r\n:0\r\n:5460\r\n*4\r\n$9\r\n127.0.0.1\r\n:13778\r\n$40\r\nbdae76cefe8e81b7eff4bc949d5e95c68466f9da\r\n*0\r\n"
-    "*3\r\n:5461\r\n:10922\r\n*4\r\n$9\r\n127.0.0.1\r\n:14162\r\n$40\r\n8eac10f6139c07df459d9639ff904e7b7625a6f0\r\n*0\r\n"
-    "*3\r\n:10923\r\n:16383\r\n*4\r\n$9\r\n127.0.0.1\r\n:16480\r\n$40\r\nf42d0b3696cd546bdc80b3b18ee17c72bd9b9876\r\n*0\r\n";
+    "*3\r\n:0\r\n:5460\r\n*4\r\n$9\r\n127.0.0.1\r\n:13778\r\n"
+    "$40\r\nbdae76cefe8e81b7eff4bc949d5e95c68466f9da\r\n*0\r\n"
+    "*3\r\n:5461\r\n:10922\r\n*4\r\n$9\r\n127.0.0.1\r\n:14162\r\n"
+    "$40\r\n8eac10f6139c07df459d9639ff904e7b7625a6f0\r\n*0\r\n"
+    "*3\r\n:10923\r\n:16383\r\n*4\r\n$9\r\n127.0.0.1\r\n:16480\r\n"
+    "$40\r\nf42d0b3696cd546bdc80b3b18ee17c72bd9b9876\r\n*0\r\n";
 
 TEST(RedisRouting, SlotMapFromARecordedClusterSlotsReply) {
   ASSERT_EQ(resp::ParseReply(kClusterSlots), kClusterSlots.size());
