@@ -81,11 +81,13 @@ namespace storebench {
 namespace {
 
 constexpr int kDefaultPort = 11211;
+constexpr std::string_view kDefaultHosts = "127.0.0.1:11211";
 constexpr std::size_t kMaxKey = 250;  // memcached's KEY_MAX_LENGTH, for the key as sent
 constexpr int kCasAttempts = 100;     // read-merge-write attempts of one update before ABORTED
 
+// The in-class values are the defaults, for parsing and for the docs alike.
 struct MemcachedOptions {
-  std::vector<net::Endpoint> hosts;
+  std::vector<net::Endpoint> hosts;  // default: kDefaultHosts
   std::int64_t timeout_ms = 5000;
   int pipeline = 1;
   std::int64_t exptime = 0;
@@ -94,13 +96,20 @@ struct MemcachedOptions {
   bool replace_on_update = false;  // memcached.update=replace
 };
 
+// (A function, not a global: bindings may be listed during static initialisation.)
+const MemcachedOptions& Defaults() {
+  static const MemcachedOptions d;
+  return d;
+}
+
 MemcachedOptions ParseOptions(const Properties& props) {
+  const MemcachedOptions& d = Defaults();
   MemcachedOptions o;
-  o.hosts = net::ParseEndpointList(props.GetString("memcached.hosts", "127.0.0.1:11211"), kDefaultPort,
+  o.hosts = net::ParseEndpointList(props.GetString("memcached.hosts", std::string(kDefaultHosts)), kDefaultPort,
                                    "memcached.hosts");
-  o.timeout_ms = props.GetInt("memcached.timeout_ms", 5000, 1, 3'600'000);
-  o.pipeline = static_cast<int>(props.GetInt("memcached.pipeline", 1, 1, 1024));
-  o.exptime = props.GetInt("memcached.exptime", 0, 0, 0xffffffffLL);
+  o.timeout_ms = props.GetInt("memcached.timeout_ms", d.timeout_ms, 1, 3'600'000);
+  o.pipeline = static_cast<int>(props.GetInt("memcached.pipeline", d.pipeline, 1, 1024));
+  o.exptime = props.GetInt("memcached.exptime", d.exptime, 0, 0xffffffffLL);
   o.replace_on_update = props.GetChoice("memcached.update", "merge", {"merge", "replace"}) == "replace";
   o.user = props.GetString("memcached.user", "");
   o.password = props.GetString("memcached.password", "");
@@ -121,15 +130,16 @@ MemcachedOptions ParseOptions(const Properties& props) {
 
 // The memcached.* properties, documented: name, default, help.
 std::vector<PropertySpec> PropertySpecs() {
+  const MemcachedOptions& d = Defaults();
   return {
-      {"memcached.hosts", "127.0.0.1:11211",
+      {"memcached.hosts", std::string(kDefaultHosts),
        "comma-separated host:port list; keys are spread over them by jump consistent hashing"},
-      {"memcached.timeout_ms", "5000", "per-operation timeout in milliseconds (connect timeout too)"},
-      {"memcached.pipeline", "1", "clients sharing one connection per host (pipelined requests)"},
+      {"memcached.timeout_ms", std::to_string(d.timeout_ms), "per-operation timeout in milliseconds (connect timeout too)"},
+      {"memcached.pipeline", std::to_string(d.pipeline), "clients sharing one connection per host (pipelined requests)"},
       {"memcached.update", "merge",
        "merge = mg, merge the fields, ms with CAS (keeps other fields; atomic); replace = one ms MR of "
        "the given fields (as memtier's set; right when updates write every field, e.g. writeallfields=true)"},
-      {"memcached.exptime", "0", "item expiry in seconds (0 = never; > 30 days = a Unix time)"},
+      {"memcached.exptime", std::to_string(d.exptime), "item expiry in seconds (0 = never; > 30 days = a Unix time)"},
       {"memcached.user", "", "user for memcached's ASCII authentication (-Y authfile)"},
       {"memcached.password", "", "password for ASCII authentication (default: env STOREBENCH_MEMCACHED_PASSWORD)"},
   };

@@ -16,8 +16,9 @@ namespace storebench::redis {
 // How a record is kept (see db/redis/session.h).
 enum class Layout { kHash, kString };
 
+// The in-class values are the defaults, for parsing and for the docs alike.
 struct Options {
-  net::Endpoint seed;  // the server, or any node of a cluster
+  net::Endpoint seed{"127.0.0.1", 6379};  // the server, or any node of a cluster
   std::string password;
   std::string user;
   bool cluster = false;
