@@ -71,7 +71,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
-#include "db/memcached_reply.h"
+#include "db/memcached/reply.h"
 #include "db/record_codec.h"
 #include "net/io.h"
 #include "net/pipeline.h"
@@ -81,11 +81,13 @@ namespace storebench {
 namespace {
 
 constexpr int kDefaultPort = 11211;
+constexpr std::string_view kDefaultHosts = "127.0.0.1:11211";
 constexpr std::size_t kMaxKey = 250;  // memcached's KEY_MAX_LENGTH, for the key as sent
 constexpr int kCasAttempts = 100;     // read-merge-write attempts of one update before ABORTED
 
+// The in-class values are the defaults, for parsing and for the docs alike.
 struct MemcachedOptions {
-  std::vector<net::Endpoint> hosts;
+  std::vector<net::Endpoint> hosts;  // default: kDefaultHosts
   std::int64_t timeout_ms = 5000;
   int pipeline = 1;
   std::int64_t exptime = 0;
@@ -94,13 +96,20 @@ struct MemcachedOptions {
   bool replace_on_update = false;  // memcached.update=replace
 };
 
+// (A function, not a global: bindings may be listed during static initialisation.)
+const MemcachedOptions& Defaults() {
+  static const MemcachedOptions d;
+  return d;
+}
+
 MemcachedOptions ParseOptions(const Properties& props) {
+  const MemcachedOptions& d = Defaults();
   MemcachedOptions o;
-  o.hosts = net::ParseEndpointList(props.GetString("memcached.hosts", "127.0.0.1:11211"), kDefaultPort,
+  o.hosts = net::ParseEndpointList(props.GetString("memcached.hosts", std::string(kDefaultHosts)), kDefaultPort,
                                    "memcached.hosts");
-  o.timeout_ms = props.GetInt("memcached.timeout_ms", 5000, 1, 3'600'000);
-  o.pipeline = static_cast<int>(props.GetInt("memcached.pipeline", 1, 1, 1024));
-  o.exptime = props.GetInt("memcached.exptime", 0, 0, 0xffffffffLL);
+  o.timeout_ms = props.GetInt("memcached.timeout_ms", d.timeout_ms, 1, 3'600'000);
+  o.pipeline = static_cast<int>(props.GetInt("memcached.pipeline", d.pipeline, 1, 1024));
+  o.exptime = props.GetInt("memcached.exptime", d.exptime, 0, 0xffffffffLL);
   o.replace_on_update = props.GetChoice("memcached.update", "merge", {"merge", "replace"}) == "replace";
   o.user = props.GetString("memcached.user", "");
   o.password = props.GetString("memcached.password", "");
@@ -117,6 +126,23 @@ MemcachedOptions ParseOptions(const Properties& props) {
     throw ConfigError("a memcached password is set but 'memcached.user' is not");
   }
   return o;
+}
+
+// The memcached.* properties, documented: name, default, help.
+std::vector<PropertySpec> PropertySpecs() {
+  const MemcachedOptions& d = Defaults();
+  return {
+      {"memcached.hosts", std::string(kDefaultHosts),
+       "comma-separated host:port list; keys are spread over them by jump consistent hashing"},
+      {"memcached.timeout_ms", std::to_string(d.timeout_ms), "per-operation timeout in milliseconds (connect timeout too)"},
+      {"memcached.pipeline", std::to_string(d.pipeline), "clients sharing one connection per host (pipelined requests)"},
+      {"memcached.update", "merge",
+       "merge = mg, merge the fields, ms with CAS (keeps other fields; atomic); replace = one ms MR of "
+       "the given fields (as memtier's set; right when updates write every field, e.g. writeallfields=true)"},
+      {"memcached.exptime", std::to_string(d.exptime), "item expiry in seconds (0 = never; > 30 days = a Unix time)"},
+      {"memcached.user", "", "user for memcached's ASCII authentication (-Y authfile)"},
+      {"memcached.password", "", "password for ASCII authentication (default: env STOREBENCH_MEMCACHED_PASSWORD)"},
+  };
 }
 
 // ---- protocol ------------------------------------------------------------
@@ -292,14 +318,8 @@ class MemcachedSession final : public Session {
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
       out->Clear();
-      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
-      HostConnection* c = nullptr;
-      if (Status s = Prepare(table, key, &c); !s.ok()) return s;
       Reply r;
-      if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendCommand(o, "mg", " v"); }, &reply_, &r);
-          !s.ok()) {
-        return s;
-      }
+      if (Status s = Request(table, key, [&](std::string& o) { AppendCommand(o, "mg", " v"); }, &r); !s.ok()) return s;
       if (r.Is("EN")) return Status::NotFound();
       if (!r.Is("VA")) return Status::Error();
       out->BeginRecord(key);
@@ -316,17 +336,15 @@ class MemcachedSession final : public Session {
 
   Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override {
     return Guard([&] {
-      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
-      HostConnection* c = nullptr;
-      if (Status s = Prepare(table, key, &c); !s.ok()) return s;
       if (opts_.replace_on_update) {  // one "ms ... MR": stored only where the key exists
         EncodeRecord(values, &value_);
         Reply r;
-        if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendSet(o, 0, true); }, &reply_, &r); !s.ok()) {
-          return s;
-        }
+        if (Status s = Request(table, key, [&](std::string& o) { AppendSet(o, 0, true); }, &r); !s.ok()) return s;
         return r.Is("HD") ? Status::Ok() : r.Is("NS") ? Status::NotFound() : Status::Error();
       }
+      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+      HostConnection* c = nullptr;
+      if (Status s = Prepare(table, key, &c); !s.ok()) return s;
       for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
         Reply r;
         if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendCommand(o, "mg", " v c"); }, &reply_, &r);
@@ -350,28 +368,17 @@ class MemcachedSession final : public Session {
 
   Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) override {
     return Guard([&] {
-      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
-      HostConnection* c = nullptr;
-      if (Status s = Prepare(table, key, &c); !s.ok()) return s;
       EncodeRecord(values, &value_);
       Reply r;
-      if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendSet(o, 0); }, &reply_, &r); !s.ok()) {
-        return s;
-      }
+      if (Status s = Request(table, key, [&](std::string& o) { AppendSet(o, 0); }, &r); !s.ok()) return s;
       return r.Is("HD") ? Status::Ok() : Status::Error();
     });
   }
 
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
-      const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
-      HostConnection* c = nullptr;
-      if (Status s = Prepare(table, key, &c); !s.ok()) return s;
       Reply r;
-      if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendCommand(o, "md", ""); }, &reply_, &r);
-          !s.ok()) {
-        return s;
-      }
+      if (Status s = Request(table, key, [&](std::string& o) { AppendCommand(o, "md", ""); }, &r); !s.ok()) return s;
       return r.Is("HD") ? Status::Ok() : r.Is("NF") ? Status::NotFound() : Status::Error();
     });
   }
@@ -425,6 +432,16 @@ class MemcachedSession final : public Session {
   }
 
  private:
+  // One request about (table, key) (written by `write(out)`) to its host,
+  // with a fresh deadline; its reply in *r.
+  template <typename Write>
+  Status Request(std::string_view table, std::string_view key, Write&& write, Reply* r) {
+    const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
+    HostConnection* c = nullptr;
+    if (Status s = Prepare(table, key, &c); !s.ok()) return s;
+    return c->Exchange(deadline, write, &reply_, r);
+  }
+
   // Builds the memcached key of (table, key) into key_ (its token in
   // key_token_, binary_ when base64) and picks its host's connection.
   // ERROR for a key memcached cannot take.
@@ -646,28 +663,17 @@ class MemcachedStore final : public Store {
 }  // namespace
 
 const BindingInfo& memcached_binding() {
-  static const BindingInfo info{
-      .name = "memcached",
-      .summary = "memcached servers (>= 1.6) over the meta text protocol; keys spread by consistent hashing",
-      .properties =
-          {
-              {"memcached.hosts", "127.0.0.1:11211",
-               "comma-separated host:port list; keys are spread over them by jump consistent hashing"},
-              {"memcached.timeout_ms", "5000", "per-operation timeout in milliseconds (connect timeout too)"},
-              {"memcached.pipeline", "1", "clients sharing one connection per host (pipelined requests)"},
-              {"memcached.update", "merge",
-               "merge = mg, merge the fields, ms with CAS (keeps other fields; atomic); replace = one ms MR of "
-               "the given fields (as memtier's set; right when updates write every field, e.g. writeallfields=true)"},
-              {"memcached.exptime", "0", "item expiry in seconds (0 = never; > 30 days = a Unix time)"},
-              {"memcached.user", "", "user for memcached's ASCII authentication (-Y authfile)"},
-              {"memcached.password", "",
-               "password for ASCII authentication (default: env STOREBENCH_MEMCACHED_PASSWORD)"},
-          },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        return std::make_unique<MemcachedStore>(ParseOptions(props));
-      },
-      .server = true,
-  };
+  static const BindingInfo info = [] {
+    BindingInfo b;
+    b.name = "memcached";
+    b.summary = "memcached servers (>= 1.6) over the meta text protocol; keys spread by consistent hashing";
+    b.properties = PropertySpecs();
+    b.open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
+      return std::make_unique<MemcachedStore>(ParseOptions(props));
+    };
+    b.server = true;
+    return b;
+  }();
   return info;
 }
 

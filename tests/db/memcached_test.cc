@@ -192,6 +192,53 @@ class MemcachedTest : public test_util::BindingTest {
     }
     return s;
   }
+
+  // On the shared memcached for tests: its settings (shared_), a store on
+  // it (store_) and that store's session 0 (session_). False when the test
+  // cannot go on: skipped (no memcached for tests) or failed.
+  bool OpenShared() {
+    [this] { STOREBENCH_NEED_SERVER("memcached", shared_); }();
+    if (IsSkipped() || HasFatalFailure()) return false;
+    store_ = OpenWith(shared_);
+    session_ = store_->NewSession(0);
+    return true;
+  }
+  Settings shared_;
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<Session> session_;
+
+  // A memcached of the test's own (OwnServer) and the settings it printed.
+  struct Own {
+    std::unique_ptr<OwnServer> server;
+    Settings settings;
+  };
+  // Starts *o (with the environment `env` for the start script) when
+  // memcached is there for tests. False when the test cannot go on: skipped
+  // (no memcached for tests) or failed.
+  bool StartOwn(Own* o, const std::string& env = "") {
+    [] {
+      Settings shared;
+      STOREBENCH_NEED_SERVER("memcached", shared);
+    }();
+    if (IsSkipped() || HasFatalFailure()) return false;
+    o->server = std::make_unique<OwnServer>(env);
+    o->settings = o->server->Start();
+    return !HasFailure();
+  }
+
+  // Its own memcached, a store on it and a session that has written user1 = "before".
+  struct OneRecordServer : Own {
+    std::unique_ptr<Store> store;
+    std::unique_ptr<Session> session;
+  };
+  // Starts *o with memcached.timeout_ms=`timeout_ms`; false as StartOwn.
+  bool Start(OneRecordServer* o, const char* timeout_ms) {
+    if (!StartOwn(o)) return false;
+    o->store = OpenWith(o->settings, {{"memcached.timeout_ms", timeout_ms}});
+    o->session = o->store->NewSession(0);
+    EXPECT_EQ(Put(o->session.get(), "user1", "before"), Status::Ok());
+    return !HasFailure();
+  }
 };
 
 // ---- without a server -------------------------------------------------------
@@ -243,41 +290,35 @@ TEST_F(MemcachedTest, DeclaresNoScanAndAtomicUpdates) {
 // ---- on the shared server -----------------------------------------------------
 
 TEST_F(MemcachedTest, RecordIsOneItemUnderTableDashKeyInTheSharedCodec) {
-  Settings s;
-  STOREBENCH_NEED_SERVER("memcached", s);
-  auto store = OpenWith(s);
-  auto session = store->NewSession(0);
+  if (!OpenShared()) return;
   const std::string a = test_util::UniqueTable("a"), b = test_util::UniqueTable("b");
   std::vector<Field> rec = {{"field0", "zero"}, {"field1", "one"}};
-  ASSERT_EQ(session->Insert(a, "user1", rec), Status::Ok());
+  ASSERT_EQ(session_->Insert(a, "user1", rec), Status::Ok());
   std::string want;
   EncodeRecord(rec, &want);
-  Raw raw(SettingOf(s, "memcached.hosts"));
+  Raw raw(SettingOf(shared_, "memcached.hosts"));
   EXPECT_EQ(raw.Get(a + "-user1"), want);
   // Tables are separate namespaces.
-  EXPECT_EQ(Get(session.get(), "user1", nullptr, b), Status::NotFound());
+  EXPECT_EQ(Get(session_.get(), "user1", nullptr, b), Status::NotFound());
   std::string v;
-  ASSERT_EQ(Get(session.get(), "user1", &v, a), Status::Ok());
+  ASSERT_EQ(Get(session_.get(), "user1", &v, a), Status::Ok());
   EXPECT_EQ(v, "zero");
   // Delete removes the item; a second delete is NOT_FOUND.
-  EXPECT_EQ(session->Delete(a, "user1"), Status::Ok());
+  EXPECT_EQ(session_->Delete(a, "user1"), Status::Ok());
   EXPECT_EQ(raw.Get(a + "-user1"), "<miss>");
-  EXPECT_EQ(session->Delete(a, "user1"), Status::NotFound());
+  EXPECT_EQ(session_->Delete(a, "user1"), Status::NotFound());
 }
 
 TEST_F(MemcachedTest, UpdateOfMissingKeyIsNotFoundAndCreatesNothing) {
-  Settings s;
-  STOREBENCH_NEED_SERVER("memcached", s);
-  auto store = OpenWith(s);
-  auto session = store->NewSession(0);
+  if (!OpenShared()) return;
   const std::string t = test_util::UniqueTable();
-  EXPECT_EQ(Update(session.get(), "ghost", "x", t), Status::NotFound());
-  Raw raw(SettingOf(s, "memcached.hosts"));
+  EXPECT_EQ(Update(session_.get(), "ghost", "x", t), Status::NotFound());
+  Raw raw(SettingOf(shared_, "memcached.hosts"));
   EXPECT_EQ(raw.Get(t + "-ghost"), "<miss>");
-  ASSERT_EQ(Put(session.get(), "k", "v", t), Status::Ok());
-  ASSERT_EQ(Update(session.get(), "k", "w", t), Status::Ok());
+  ASSERT_EQ(Put(session_.get(), "k", "v", t), Status::Ok());
+  ASSERT_EQ(Update(session_.get(), "k", "w", t), Status::Ok());
   std::string v;
-  ASSERT_EQ(Get(session.get(), "k", &v, t), Status::Ok());
+  ASSERT_EQ(Get(session_.get(), "k", &v, t), Status::Ok());
   EXPECT_EQ(v, "w");
 }
 
@@ -309,13 +350,10 @@ TEST_F(MemcachedTest, ReplaceUpdateIsOneSetOfTheGivenFields) {
 }
 
 TEST_F(MemcachedTest, BinaryKeysAreStoredUnderTheirExactBytesAndOverlongKeysAreRefused) {
-  Settings s;
-  STOREBENCH_NEED_SERVER("memcached", s);
-  auto store = OpenWith(s);
-  auto session = store->NewSession(0);
+  if (!OpenShared()) return;
   const std::string t = test_util::UniqueTable();
   const std::string key("a b\0\xff", 4);
-  ASSERT_EQ(Put(session.get(), key, "bin", t), Status::Ok());
+  ASSERT_EQ(Put(session_.get(), key, "bin", t), Status::Ok());
   // memcached holds it under the raw bytes "<t>-a b\0\xff": ask for it in base64.
   std::string full = t + "-" + key, b64;
   static const char* kB = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -328,21 +366,21 @@ TEST_F(MemcachedTest, BinaryKeysAreStoredUnderTheirExactBytesAndOverlongKeysAreR
     b64 += i + 1 < full.size() ? kB[(v >> 6) & 63] : '=';
     b64 += i + 2 < full.size() ? kB[v & 63] : '=';
   }
-  Raw raw(SettingOf(s, "memcached.hosts"));
+  Raw raw(SettingOf(shared_, "memcached.hosts"));
   EXPECT_EQ(raw.Ask("mg " + b64 + " b s\r\n").substr(0, 3), "HD ");
   std::string v;
-  ASSERT_EQ(Get(session.get(), key, &v, t), Status::Ok());
+  ASSERT_EQ(Get(session_.get(), key, &v, t), Status::Ok());
   EXPECT_EQ(v, "bin");
   // A printable key of 250 bytes in all is sent as is; 251 is refused
   // before it reaches the server, and the session stays usable.
   const std::string fits(250 - t.size() - 1, 'k'), too_long(251 - t.size() - 1, 'k');
-  EXPECT_EQ(Put(session.get(), fits, "ok", t), Status::Ok());
+  EXPECT_EQ(Put(session_.get(), fits, "ok", t), Status::Ok());
   EXPECT_NE(raw.Get(t + "-" + fits), "<miss>");
-  EXPECT_EQ(Put(session.get(), too_long, "no", t), Status::Error());
-  EXPECT_EQ(Get(session.get(), too_long, nullptr, t), Status::Error());
+  EXPECT_EQ(Put(session_.get(), too_long, "no", t), Status::Error());
+  EXPECT_EQ(Get(session_.get(), too_long, nullptr, t), Status::Error());
   // A binary key whose base64 exceeds 250 bytes is refused too.
-  EXPECT_EQ(Put(session.get(), std::string(200, '\x01'), "no", t), Status::Error());
-  ASSERT_EQ(Get(session.get(), fits, &v, t), Status::Ok());
+  EXPECT_EQ(Put(session_.get(), std::string(200, '\x01'), "no", t), Status::Error());
+  ASSERT_EQ(Get(session_.get(), fits, &v, t), Status::Ok());
   EXPECT_EQ(v, "ok");
 }
 
@@ -361,18 +399,15 @@ TEST_F(MemcachedTest, CasUpdatesLoseNoConcurrentField) {
 }
 
 TEST_F(MemcachedTest, ItemOverTheServerLimitIsErrorAndTheConnectionStaysUsable) {
-  Settings s;
-  STOREBENCH_NEED_SERVER("memcached", s);
-  auto store = OpenWith(s);
-  auto session = store->NewSession(0);
+  if (!OpenShared()) return;
   const std::string t = test_util::UniqueTable();
   // memcached.sh starts memcached with -I 8m: a 9 MiB value does not fit.
-  EXPECT_EQ(Put(session.get(), "huge", std::string(9u << 20, 'x'), t), Status::Error());
-  EXPECT_EQ(Put(session.get(), "small", "fine", t), Status::Ok());
+  EXPECT_EQ(Put(session_.get(), "huge", std::string(9u << 20, 'x'), t), Status::Error());
+  EXPECT_EQ(Put(session_.get(), "small", "fine", t), Status::Ok());
   std::string v;
-  ASSERT_EQ(Get(session.get(), "small", &v, t), Status::Ok());
+  ASSERT_EQ(Get(session_.get(), "small", &v, t), Status::Ok());
   EXPECT_EQ(v, "fine");
-  EXPECT_EQ(Get(session.get(), "huge", nullptr, t), Status::NotFound());
+  EXPECT_EQ(Get(session_.get(), "huge", nullptr, t), Status::NotFound());
 }
 
 TEST_F(MemcachedTest, StatsReportVersionAndItems) {
@@ -390,10 +425,9 @@ TEST_F(MemcachedTest, StatsReportVersionAndItems) {
 // ---- on servers of our own --------------------------------------------------------
 
 TEST_F(MemcachedTest, KeysSpreadOverTwoHostsTheSameWayEveryTime) {
-  Settings shared;
-  STOREBENCH_NEED_SERVER("memcached", shared);
-  OwnServer server("MEMCACHED_INSTANCES=2");
-  Settings s = server.Start();
+  Own own;
+  if (!StartOwn(&own, "MEMCACHED_INSTANCES=2")) return;
+  const Settings& s = own.settings;
   const std::string hosts = SettingOf(s, "memcached.hosts");
   const auto comma = hosts.find(',');
   ASSERT_NE(comma, std::string::npos) << hosts;
@@ -427,10 +461,9 @@ TEST_F(MemcachedTest, KeysSpreadOverTwoHostsTheSameWayEveryTime) {
 }
 
 TEST_F(MemcachedTest, PipelinedClientsOfOneSlotShareAConnection) {
-  Settings shared;
-  STOREBENCH_NEED_SERVER("memcached", shared);
-  OwnServer server;
-  Settings s = server.Start();
+  Own own;
+  if (!StartOwn(&own)) return;
+  const Settings& s = own.settings;
   Raw raw(SettingOf(s, "memcached.hosts"));
   // The server counts a closed connection (the start script's probe, open's
   // probe) a moment later, in a worker thread: poll until the count is `want`
@@ -479,10 +512,9 @@ TEST_F(MemcachedTest, PipelinedClientsOfOneSlotShareAConnection) {
 // connection (stats conn_yields), which only happens when one read carries
 // more than 20 requests.
 TEST_F(MemcachedTest, PipelinedFibersEachGetTheirOwnRepliesInBatches) {
-  Settings shared;
-  STOREBENCH_NEED_SERVER("memcached", shared);
-  OwnServer server;
-  Settings s = server.Start();
+  Own own;
+  if (!StartOwn(&own)) return;
+  const Settings& s = own.settings;
   Raw raw(SettingOf(s, "memcached.hosts"));
   constexpr int kClients = 32, kRounds = 50;
   auto run = [&](const std::string& pipeline, int* wrong) {
@@ -521,60 +553,49 @@ TEST_F(MemcachedTest, PipelinedFibersEachGetTheirOwnRepliesInBatches) {
 }
 
 TEST_F(MemcachedTest, PausedServerMakesAnOperationFailWithinItsTimeoutThenRecovers) {
-  Settings shared;
-  STOREBENCH_NEED_SERVER("memcached", shared);
-  OwnServer server;
-  Settings s = server.Start();
-  auto store = OpenWith(s, {{"memcached.timeout_ms", "300"}});
-  auto session = store->NewSession(0);
-  ASSERT_EQ(Put(session.get(), "user1", "before"), Status::Ok());
-  server.Pause();
+  OneRecordServer o;
+  if (!Start(&o, "300")) return;
+  o.server->Pause();
   auto start = Clock::now();
-  EXPECT_EQ(Get(session.get(), "user1"), Status::Error());
+  EXPECT_EQ(Get(o.session.get(), "user1"), Status::Error());
   auto took = Clock::now() - start;
   EXPECT_GE(took, std::chrono::milliseconds(250));
   EXPECT_LT(took, std::chrono::milliseconds(1500));
   // A write times out too (its reply never comes).
   start = Clock::now();
-  const Status w = Put(session.get(), "user2", "during");
+  const Status w = Put(o.session.get(), "user2", "during");
   EXPECT_TRUE(w.code() == Status::kError || w.code() == Status::kServiceUnavailable) << w.name();
   EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(1500));
-  server.Resume();
+  o.server->Resume();
   std::string v;
-  EXPECT_EQ(Eventually([&] { return Get(session.get(), "user1", &v); }, 5), Status::Ok());
+  EXPECT_EQ(Eventually([&] { return Get(o.session.get(), "user1", &v); }, 5), Status::Ok());
   EXPECT_EQ(v, "before");
 }
 
 TEST_F(MemcachedTest, KilledAndRestartedServerGivesErrorsThenServesAgain) {
-  Settings shared;
-  STOREBENCH_NEED_SERVER("memcached", shared);
-  OwnServer server;
-  Settings s = server.Start();
-  auto store = OpenWith(s, {{"memcached.timeout_ms", "500"}});
-  auto session = store->NewSession(0);
-  ASSERT_EQ(Put(session.get(), "user1", "before"), Status::Ok());
-  server.Stop();
+  OneRecordServer o;
+  if (!Start(&o, "500")) return;
+  o.server->Stop();
   for (int i = 0; i < 5; ++i) {
     const auto start = Clock::now();
-    const Status st = Get(session.get(), "user1");
+    const Status st = Get(o.session.get(), "user1");
     EXPECT_TRUE(st.code() == Status::kError || st.code() == Status::kServiceUnavailable) << st.name();
     EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(1500));
   }
-  Settings again = server.Start();
-  EXPECT_EQ(again, s) << "restarted on another port";
+  Settings again = o.server->Start();
+  EXPECT_EQ(again, o.settings) << "restarted on another port";
   // memcached keeps nothing across a restart: the record is gone, and
   // writes work again once the session has reconnected.
-  EXPECT_EQ(Eventually([&] { return Put(session.get(), "user1", "after"); }, 5), Status::Ok());
+  EXPECT_EQ(Eventually([&] { return Put(o.session.get(), "user1", "after"); }, 5), Status::Ok());
   std::string v;
-  ASSERT_EQ(Get(session.get(), "user1", &v), Status::Ok());
+  ASSERT_EQ(Get(o.session.get(), "user1", &v), Status::Ok());
   EXPECT_EQ(v, "after");
 }
 
 TEST_F(MemcachedTest, AsciiAuthentication) {
-  Settings shared;
-  STOREBENCH_NEED_SERVER("memcached", shared);
-  OwnServer server("MEMCACHED_TEST_USER=bench MEMCACHED_TEST_PASSWORD=s3cret");
-  Settings s = server.Start();
+  Own own;
+  if (!StartOwn(&own, "MEMCACHED_TEST_USER=bench MEMCACHED_TEST_PASSWORD=s3cret")) return;
+  const Settings& s = own.settings;
   ASSERT_EQ(SettingOf(s, "memcached.user"), "bench");
   ASSERT_EQ(SettingOf(s, "memcached.password"), "s3cret");
   const std::string hosts = SettingOf(s, "memcached.hosts");
@@ -599,9 +620,9 @@ TEST_F(MemcachedTest, AsciiAuthentication) {
   ASSERT_EQ(Update(session.get(), "user1", "w"), Status::Ok());
   EXPECT_EQ(StatsOf(store.get())["memcached.hosts_answering"], "1");
   // After a restart the session authenticates its new connection.
-  server.Stop();
+  own.server->Stop();
   EXPECT_NE(Get(session.get(), "user1"), Status::Ok());
-  server.Start();
+  own.server->Start();
   EXPECT_EQ(Eventually([&] { return Put(session.get(), "user1", "again"); }, 5), Status::Ok());
   std::string v;
   ASSERT_EQ(Get(session.get(), "user1", &v), Status::Ok());

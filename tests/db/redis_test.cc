@@ -40,6 +40,18 @@ using Owned = std::vector<std::pair<std::string, std::string>>;
 
 std::unique_ptr<Store> Open(const Properties& p) { return FindBinding("redis").open(p, OpenContext{}); }
 
+// The SetupError that opening with `p` throws; a test failure (and "")
+// when the store opens.
+std::string SetupErrorOf(const Properties& p) {
+  try {
+    Open(p);
+  } catch (const SetupError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "the store opened";
+  return "";
+}
+
 std::vector<Field> Views(const Owned& owned) {
   std::vector<Field> out;
   for (const auto& [n, v] : owned) out.push_back({n, v});
@@ -132,15 +144,10 @@ TEST(RedisTest, UnreachableServerIsSetupErrorNamingHostAndPort) {
   Properties p;
   p.Set("redis.port", std::to_string(port));
   p.Set("redis.timeout_ms", "2000");
-  try {
-    Open(p);
-    FAIL() << "opened a store with no server";
-  } catch (const SetupError& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << msg;
-    EXPECT_NE(msg.find("refused"), std::string::npos) << msg;
-    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-  }
+  const std::string msg = SetupErrorOf(p);  // with no server
+  EXPECT_NE(msg.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << msg;
+  EXPECT_NE(msg.find("refused"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
 }
 
 TEST(RedisTest, BadPropertiesAreConfigErrors) {
@@ -178,22 +185,12 @@ TEST(RedisTest, PasswordIsCheckedAndComesFromPropertyOrEnvironment) {
 
   Properties wrong = base;
   wrong.Set("redis.password", "not-it");
-  try {
-    Open(wrong);
-    FAIL() << "a wrong password was accepted";
-  } catch (const SetupError& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("127.0.0.1:" + server.port()), std::string::npos) << msg;
-    EXPECT_NE(msg.find("WRONGPASS"), std::string::npos) << msg;
-    EXPECT_EQ(msg.find("not-it"), std::string::npos) << "password echoed: " << msg;
-  }
+  const std::string msg = SetupErrorOf(wrong);
+  EXPECT_NE(msg.find("127.0.0.1:" + server.port()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("WRONGPASS"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("not-it"), std::string::npos) << "password echoed: " << msg;
   // No password at all: the server says NOAUTH at open, not at the first op.
-  try {
-    Open(base);
-    FAIL() << "no password was accepted";
-  } catch (const SetupError& e) {
-    EXPECT_NE(std::string(e.what()).find("NOAUTH"), std::string::npos) << e.what();
-  }
+  EXPECT_NE(SetupErrorOf(base).find("NOAUTH"), std::string::npos);
   Properties right = base;
   right.Set("redis.password", secret);
   {
@@ -432,16 +429,29 @@ TEST(RedisTest, PipelinedFibersEachGetTheirOwnRepliesInBatches) {
   }
 }
 
+// Its own server, a store on it and a session that has inserted record "k"
+// of table "t".
+struct ServerWithOneRecord {
+  // With redis.timeout_ms=`timeout_ms`.
+  void Start(const char* timeout_ms) {
+    ASSERT_TRUE(server.Start());
+    Properties p = PropsOf(server.settings());
+    p.Set("redis.timeout_ms", timeout_ms);
+    store = Open(p);
+    s = store->NewSession(0);
+    ASSERT_EQ(s->Insert("t", "k", Views(Record("k"))), Status::Ok());
+  }
+  OwnServer server;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<Session> s;
+};
+
 TEST(RedisTest, PausedServerTimesOutWithinTimeoutThenRecovers) {
   NEED_REDIS_SERVER_BINARY();
-  OwnServer server;
-  ASSERT_TRUE(server.Start());
-  Properties p = PropsOf(server.settings());
-  p.Set("redis.timeout_ms", "300");
-  auto store = Open(p);
-  auto s = store->NewSession(0);
-  ASSERT_EQ(s->Insert("t", "k", Views(Record("k"))), Status::Ok());
-  const pid_t pid = server.Pid();
+  ServerWithOneRecord w;
+  ASSERT_NO_FATAL_FAILURE(w.Start("300"));
+  Session* s = w.s.get();
+  const pid_t pid = w.server.Pid();
   ASSERT_GT(pid, 0);
   ASSERT_EQ(kill(pid, SIGSTOP), 0);
   RecordSet rs;
@@ -462,14 +472,10 @@ TEST(RedisTest, PausedServerTimesOutWithinTimeoutThenRecovers) {
 
 TEST(RedisTest, KilledAndRestartedServerFailsOpsThenRecovers) {
   NEED_REDIS_SERVER_BINARY();
-  OwnServer server;
-  ASSERT_TRUE(server.Start());
-  Properties p = PropsOf(server.settings());
-  p.Set("redis.timeout_ms", "500");
-  auto store = Open(p);
-  auto s = store->NewSession(0);
-  ASSERT_EQ(s->Insert("t", "k", Views(Record("k"))), Status::Ok());
-  server.Stop();
+  ServerWithOneRecord w;
+  ASSERT_NO_FATAL_FAILURE(w.Start("500"));
+  Session* s = w.s.get();
+  w.server.Stop();
   RecordSet rs;
   for (int i = 0; i < 5; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -480,9 +486,9 @@ TEST(RedisTest, KilledAndRestartedServerFailsOpsThenRecovers) {
     Status w = s->Insert("t", "k", Views(Record("k")));
     EXPECT_TRUE(w == Status::Error() || w == Status(Status::kServiceUnavailable)) << w.name();
   }
-  const std::string port = server.port();
-  ASSERT_TRUE(server.Start());
-  ASSERT_EQ(server.port(), port);  // the same port: the session's endpoint
+  const std::string port = w.server.port();
+  ASSERT_TRUE(w.server.Start());
+  ASSERT_EQ(w.server.port(), port);  // the same port: the session's endpoint
   // Reconnects with backoff (at most 1 s apart); the scripts are loaded
   // again on NOSCRIPT (the restarted server has none).
   Status st = Status::Error();
@@ -621,10 +627,18 @@ void CheckPlacement(const std::string& seed, const std::string& table, std::size
   EXPECT_GT(per_node_min, expected / 10) << "keys not spread over the three nodes";
 }
 
-TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
+// Tests on the shared test cluster (STOREBENCH_TEST_SERVER_REDIS_CLUSTER).
+class RedisClusterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    STOREBENCH_NEED_SERVER("redis-cluster", settings);
+    seed = SettingOf(settings, "redis.port");
+  }
   Settings settings;
-  STOREBENCH_NEED_SERVER("redis-cluster", settings);
-  const std::string seed = SettingOf(settings, "redis.port");
+  std::string seed;  // the port of the node the tests start from
+};
+
+TEST_F(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
   auto store = Open(PropsOf(settings));
   auto s = store->NewSession(0);
   const std::string table = test_util::UniqueTable("rc");
@@ -658,9 +672,7 @@ TEST(RedisClusterTest, EveryKeyLandsOnItsSlotsNodeAndWorkloadRuns) {
 }
 
 // storebench load + run of workload A against the cluster, through the CLI.
-TEST(RedisClusterTest, CliLoadsAndRunsWorkloadA) {
-  Settings settings;
-  STOREBENCH_NEED_SERVER("redis-cluster", settings);
+TEST_F(RedisClusterTest, CliLoadsAndRunsWorkloadA) {
   std::string tmpl = (fs::temp_directory_path() / "storebench-redis-cli-XXXXXX").string();
   ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
   const std::string table = test_util::UniqueTable("rcw");
@@ -690,16 +702,13 @@ TEST(RedisClusterTest, CliLoadsAndRunsWorkloadA) {
   }
   std::error_code ec;
   fs::remove_all(tmpl, ec);
-  CheckPlacement(SettingOf(settings, "redis.port"), table, 1001);
+  CheckPlacement(seed, table, 1001);
 }
 
 // Moves the slot of one record from its node to another by hand, as
 // `redis-cli --cluster reshard` does: while the slot migrates the old node
 // answers ASK, afterwards MOVED; the session follows both.
-TEST(RedisClusterTest, FollowsAskDuringMigrationAndMovedAfterIt) {
-  Settings settings;
-  STOREBENCH_NEED_SERVER("redis-cluster", settings);
-  const std::string seed = SettingOf(settings, "redis.port");
+TEST_F(RedisClusterTest, FollowsAskDuringMigrationAndMovedAfterIt) {
   auto store = Open(PropsOf(settings));
   auto s = store->NewSession(0);
   const std::string table = test_util::UniqueTable("rc");
@@ -769,17 +778,13 @@ TEST(RedisClusterTest, FollowsAskDuringMigrationAndMovedAfterIt) {
   EXPECT_EQ(s->Read(table, "moving", FieldSelector{}, &rs), Status::NotFound());
 }
 
-TEST(RedisClusterTest, NotAClusterNodeIsSetupError) {
+TEST(RedisTest, NotAClusterNodeIsSetupError) {
   Settings settings;
   STOREBENCH_NEED_SERVER("redis", settings);
   Properties p = PropsOf(settings);
   p.Set("redis.cluster", "true");
-  try {
-    Open(p);
-    FAIL() << "cluster mode accepted a standalone server";
-  } catch (const SetupError& e) {
-    EXPECT_NE(std::string(e.what()).find("CLUSTER"), std::string::npos) << e.what();
-  }
+  const std::string msg = SetupErrorOf(p);  // cluster mode on a standalone server
+  EXPECT_NE(msg.find("CLUSTER"), std::string::npos) << msg;
 }
 
 // BatchInsert on a standalone server: with redis.layout=string one MSET

@@ -1,8 +1,10 @@
-#include "db/resp.h"
+#include "db/redis/resp.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace storebench::resp {
 namespace {
@@ -31,32 +33,35 @@ TEST(Resp, CursorWalksNestedArrays) {
   EXPECT_TRUE(c.done());
 }
 
-TEST(Resp, Redirect) {
-  int slot = 0;
-  net::Endpoint ep;
-  ASSERT_TRUE(ParseRedirect("MOVED 3999 10.0.0.2:6381", "h", &slot, &ep));
-  EXPECT_EQ(slot, 3999);
-  EXPECT_EQ(ep.host, "10.0.0.2");
-  EXPECT_EQ(ep.port, 6381);
-  ASSERT_TRUE(ParseRedirect("ASK 1 :7000", "h", &slot, &ep));
-  EXPECT_EQ(ep.host, "h");
-  EXPECT_FALSE(ParseRedirect("MOVED 16384 a:1", "h", &slot, &ep));
-  EXPECT_FALSE(ParseRedirect("MOVED 1 a:0", "h", &slot, &ep));
+TEST(Resp, CommandsEncodeAsBulkStringArrays) {
+  std::string out;
+  AppendCommand(out, "SET", std::string("k:1"), std::string_view("v"), "XX");
+  EXPECT_EQ(out, "*4\r\n$3\r\nSET\r\n$3\r\nk:1\r\n$1\r\nv\r\n$2\r\nXX\r\n");
+  out.clear();
+  AppendCommand(out, "ZRANGEBYLEX", "t:_index", Joined{"[", "user1"}, "+", "LIMIT", "0", std::int64_t{-12});
+  EXPECT_EQ(out,
+            "*7\r\n$11\r\nZRANGEBYLEX\r\n$8\r\nt:_index\r\n$6\r\n[user1\r\n$1\r\n+\r\n$5\r\nLIMIT\r\n"
+            "$1\r\n0\r\n$3\r\n-12\r\n");
+  out.clear();
+  AppendCommand(out, "PING");
+  AppendArg(out, std::string_view());  // an empty argument is "$0"
+  EXPECT_EQ(out, "*1\r\n$4\r\nPING\r\n$0\r\n\r\n");
+  // What is encoded parses back as one reply of the same elements.
+  out.clear();
+  AppendCommand(out, "a", std::string_view("b\r\nc", 4));
+  ASSERT_EQ(ParseReply(out), out.size());
+  ReplyCursor c(out);
+  EXPECT_EQ(c.Next().n, 2);
+  EXPECT_EQ(c.Next().str, "a");
+  EXPECT_EQ(c.Next().str, std::string_view("b\r\nc", 4));
+  EXPECT_TRUE(c.done());
 }
 
-TEST(Resp, ClusterSlots) {
-  const std::string r =
-      "*1\r\n*3\r\n:0\r\n:16383\r\n*3\r\n$9\r\n127.0.0.1\r\n:7000\r\n$2\r\nid\r\n";
-  ASSERT_EQ(ParseReply(r), r.size());
-  SlotMap map;
-  ASSERT_TRUE(map.Apply(r, "asked"));
-  ASSERT_EQ(map.nodes.size(), 1u);
-  EXPECT_EQ(map.nodes[0].port, 7000);
-  EXPECT_EQ(map.slot_node[0], 0);
-  EXPECT_EQ(map.slot_node[kSlots - 1], 0);
-  EXPECT_FALSE(map.Apply("+OK\r\n", "asked"));
-  EXPECT_EQ(KeySlot("123456789"), 0x31C3 & (kSlots - 1));
-  EXPECT_EQ(KeySlot("{user1}.a"), KeySlot("user1"));
+TEST(Resp, ErrorMessageOfErrorRepliesOnly) {
+  EXPECT_EQ(ErrorMessage("-MOVED 1 h:2\r\n"), "MOVED 1 h:2");
+  EXPECT_EQ(ErrorMessage("-\r\n"), "");
+  EXPECT_EQ(ErrorMessage("+OK\r\n"), "");
+  EXPECT_EQ(ErrorMessage("$2\r\n-x\r\n"), "");
 }
 
 }  // namespace

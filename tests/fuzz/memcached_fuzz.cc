@@ -1,4 +1,4 @@
-// Fuzzes the memcached binding's reply parser (db/memcached_reply.h): a
+// Fuzzes the memcached binding's reply parser (db/memcached/reply.h): a
 // stream of meta/classic text replies as a server (or anything on its port)
 // sends them. A reply is "incomplete" (0), malformed (-1) or spans n bytes
 // within the input, and its views lie inside it.
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "db/memcached_reply.h"
+#include "db/memcached/reply.h"
 
 using namespace storebench;
 

@@ -1,4 +1,5 @@
-// Fuzzes the redis binding's RESP2 reply parsing (db/resp.h), i.e. what a
+// Fuzzes the redis binding's RESP2 reply parsing (db/redis/resp.h) and its
+// cluster routing (db/redis/routing.h), i.e. what a
 // server (or anything listening on its port) sends back: ParseReply on the
 // input as a stream of replies, each accepted reply walked with ReplyCursor
 // and tried as a CLUSTER SLOTS reply, error replies tried as MOVED/ASK
@@ -10,7 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "db/resp.h"
+#include "db/redis/resp.h"
+#include "db/redis/routing.h"
 
 using namespace storebench;
 
@@ -39,13 +41,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (top.error()) {
       int slot = 0;
       net::Endpoint ep;
-      if (resp::ParseRedirect(top.str, "127.0.0.1", &slot, &ep) &&
-          (slot < 0 || slot >= resp::kSlots || ep.port <= 0 || ep.port > 65535)) {
+      if (redis::ParseRedirect(top.str, "127.0.0.1", &slot, &ep) &&
+          (slot < 0 || slot >= redis::kSlots || ep.port <= 0 || ep.port > 65535)) {
         std::abort();
       }
-      (void)resp::KeySlot(top.str);
+      const redis::Redirection r = redis::ParseRedirection(top.str, "127.0.0.1");
+      if (r.kind != redis::Redirection::kNone && (r.slot < 0 || r.slot >= redis::kSlots)) std::abort();
+      (void)redis::KeySlot(top.str);
     }
-    resp::SlotMap map;
+    redis::SlotMap map;
     (void)map.Apply(reply, "127.0.0.1");
   }
   return 0;

@@ -1,10 +1,11 @@
-#include "db/resp.h"
+#include "db/redis/routing.h"
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 
-namespace storebench::resp {
+#include "db/redis/resp.h"
+
+namespace storebench::redis {
 namespace {
 
 constexpr std::array<std::uint16_t, 256> MakeCrcTable() {
@@ -20,59 +21,12 @@ constexpr std::array<std::uint16_t, 256> kCrcTable = MakeCrcTable();
 
 }  // namespace
 
-// The length of the complete RESP2 reply at the front of `in`; 0 when more
-// bytes are needed; kBadReply when `in` is not RESP.
-std::size_t ParseReply(std::string_view in) {
-  std::size_t pos = 0;
-  std::int64_t pending = 1;
-  while (pending > 0) {
-    if (pos + 1 >= in.size()) return 0;
-    const void* cr = std::memchr(in.data() + pos + 1, '\r', in.size() - pos - 1);
-    if (cr == nullptr) return 0;
-    const std::size_t eol = static_cast<std::size_t>(static_cast<const char*>(cr) - in.data());
-    if (eol + 1 >= in.size()) return 0;
-    if (in[eol + 1] != '\n') return kBadReply;
-    const char type = in[pos];
-    const std::string_view body = in.substr(pos + 1, eol - pos - 1);
-    pos = eol + 2;
-    --pending;
-    std::int64_t n = 0;
-    switch (type) {
-      case '+':
-      case '-':
-        break;
-      case ':':
-        if (!ParseInt(body, &n)) return kBadReply;
-        break;
-      case '$':
-        if (!ParseInt(body, &n) || n < -1 || n > (std::int64_t{1} << 40)) return kBadReply;
-        if (n >= 0) {
-          const auto len = static_cast<std::size_t>(n);
-          if (in.size() - pos < len + 2) return 0;
-          if (in[pos + len] != '\r' || in[pos + len + 1] != '\n') return kBadReply;
-          pos += len + 2;
-        }
-        break;
-      case '*':
-        if (!ParseInt(body, &n) || n < -1 || n > (std::int64_t{1} << 32)) return kBadReply;
-        if (n > 0) pending += n;
-        break;
-      default:
-        return kBadReply;
-    }
-  }
-  return pos;
-}
-
-// CRC16/XMODEM, as Redis Cluster uses (crc16("123456789") == 0x31C3).
 std::uint16_t Crc16(std::string_view s) {
   std::uint16_t crc = 0;
   for (unsigned char c : s) crc = static_cast<std::uint16_t>((crc << 8) ^ kCrcTable[((crc >> 8) ^ c) & 0xff]);
   return crc;
 }
 
-// The key's slot: of the part between the first '{' and the next '}' when
-// that is non-empty, else of the whole key.
 int KeySlot(std::string_view key) {
   const auto open = key.find('{');
   if (open != std::string_view::npos) {
@@ -82,16 +36,35 @@ int KeySlot(std::string_view key) {
   return Crc16(key) & (kSlots - 1);
 }
 
+void SlotMap::Single(const net::Endpoint& ep) {
+  nodes = {ep};
+  std::fill(slot_node.begin(), slot_node.end(), 0);
+}
+
+std::uint16_t SlotMap::FindOrAdd(const net::Endpoint& ep) {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].host == ep.host && nodes[i].port == ep.port) return static_cast<std::uint16_t>(i);
+  }
+  nodes.push_back(ep);
+  return static_cast<std::uint16_t>(nodes.size() - 1);
+}
+
+std::uint16_t SlotMap::Move(int slot, const net::Endpoint& ep) {
+  auto& node = slot_node[static_cast<std::size_t>(slot)];
+  node = FindOrAdd(ep);
+  return node;
+}
+
 bool SlotMap::Apply(std::string_view reply, const std::string& asked_host) {
-  ReplyCursor c(reply);
-  Item top = c.Next();
+  resp::ReplyCursor c(reply);
+  resp::Item top = c.Next();
   if (top.type != '*' || top.n < 0) return false;
   for (std::int64_t r = 0; r < top.n; ++r) {
-    Item range = c.Next();
+    resp::Item range = c.Next();
     if (range.type != '*' || range.n < 3) return false;
-    Item lo = c.Next(), hi = c.Next(), master = c.Next();
+    resp::Item lo = c.Next(), hi = c.Next(), master = c.Next();
     if (lo.type != ':' || hi.type != ':' || master.type != '*' || master.n < 2) return false;
-    Item host = c.Next(), port = c.Next();
+    resp::Item host = c.Next(), port = c.Next();
     if (host.type != '$' || port.type != ':') return false;
     for (std::int64_t k = 2; k < master.n; ++k) c.Skip(c.Next());
     for (std::int64_t k = 3; k < range.n; ++k) c.Skip(c.Next());  // replicas
@@ -105,23 +78,31 @@ bool SlotMap::Apply(std::string_view reply, const std::string& asked_host) {
   return true;
 }
 
-// "MOVED 3999 127.0.0.1:6381" / "ASK ..." -> slot and endpoint.
 bool ParseRedirect(std::string_view err, const std::string& default_host, int* slot, net::Endpoint* ep) {
   const auto sp1 = err.find(' ');
   if (sp1 == std::string_view::npos) return false;
   const auto sp2 = err.find(' ', sp1 + 1);
   if (sp2 == std::string_view::npos) return false;
   std::int64_t s = 0;
-  if (!ParseInt(err.substr(sp1 + 1, sp2 - sp1 - 1), &s) || s < 0 || s >= kSlots) return false;
+  if (!resp::ParseInt(err.substr(sp1 + 1, sp2 - sp1 - 1), &s) || s < 0 || s >= kSlots) return false;
   const std::string_view addr = err.substr(sp2 + 1);
   const auto colon = addr.rfind(':');
   if (colon == std::string_view::npos) return false;
   std::int64_t port = 0;
-  if (!ParseInt(addr.substr(colon + 1), &port) || port <= 0 || port > 65535) return false;
+  if (!resp::ParseInt(addr.substr(colon + 1), &port) || port <= 0 || port > 65535) return false;
   *slot = static_cast<int>(s);
   ep->host = colon == 0 ? default_host : std::string(addr.substr(0, colon));
   ep->port = static_cast<int>(port);
   return true;
 }
 
-}  // namespace storebench::resp
+Redirection ParseRedirection(std::string_view err, const std::string& default_host) {
+  Redirection r;
+  const Redirection::Kind kind = err.starts_with("MOVED ") ? Redirection::kMoved
+                                 : err.starts_with("ASK ") ? Redirection::kAsk
+                                                           : Redirection::kNone;
+  if (kind != Redirection::kNone && ParseRedirect(err, default_host, &r.slot, &r.to)) r.kind = kind;
+  return r;
+}
+
+}  // namespace storebench::redis

@@ -1,4 +1,4 @@
-#include "db/memcached_reply.h"
+#include "db/memcached/reply.h"
 
 namespace storebench::memcache {
 

@@ -1,11 +1,13 @@
-// RESP2, the Redis protocol, as the redis binding reads it: locating a
-// complete reply in the input (ParseReply), walking it in place
-// (ReplyCursor), and the cluster's messages (a CLUSTER SLOTS reply, a MOVED
-// or ASK redirection) and key slots. Bytes in, values out: no sockets, so
-// each piece is unit-tested and fuzzed (tests/fuzz/resp_fuzz.cc) alone.
+// RESP2, the Redis protocol, as the redis binding speaks it: commands
+// encoded into a caller's buffer (AppendCommand and its parts), a complete
+// reply located at the front of the input (ParseReply) and walked in place
+// (ReplyCursor). Bytes in, bytes out: no sockets, so each piece is
+// unit-tested (tests/db/resp_test.cc) and fuzzed (tests/fuzz/resp_fuzz.cc)
+// alone. Cluster routing (slots, MOVED/ASK) is db/redis/routing.h.
 //
 // Pure functions and plain values; safe from any number of threads on
-// distinct objects.
+// distinct objects. The encoders append to the caller's std::string and
+// allocate only when it has to grow (a reused buffer stops growing).
 #pragma once
 
 #include <charconv>
@@ -13,16 +15,41 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
-
-#include "net/socket.h"
 
 namespace storebench::resp {
 
-inline constexpr int kSlots = 16384;
-inline constexpr std::uint16_t kNoNode = 0xffff;
 // ParseReply's answer for input that is not RESP.
 inline constexpr std::size_t kBadReply = static_cast<std::size_t>(-1);
+
+// ---- encoding ---------------------------------------------------------------
+
+// "<type><n>\r\n": an array header ('*') or a bulk string's length ('$').
+void AppendHeader(std::string& out, char type, std::size_t n);
+
+// One bulk string argument: "$<len>\r\n<a>\r\n".
+inline void AppendArg(std::string& out, std::string_view a) {
+  AppendHeader(out, '$', a.size());
+  out.append(a.data(), a.size());
+  out.append("\r\n", 2);
+}
+// An integer as one (decimal) bulk string argument.
+void AppendArg(std::string& out, std::int64_t v);
+
+// Two pieces sent as one argument "<a><b>" (e.g. ZRANGEBYLEX's "[start").
+struct Joined {
+  std::string_view a, b;
+};
+void AppendArg(std::string& out, Joined j);
+
+// A whole command of a fixed number of arguments:
+// AppendCommand(out, "SET", key, value) == "*3\r\n$3\r\nSET\r\n...".
+template <typename... Args>
+void AppendCommand(std::string& out, const Args&... args) {
+  AppendHeader(out, '*', sizeof...(Args));
+  (AppendArg(out, args), ...);
+}
+
+// ---- decoding ---------------------------------------------------------------
 
 // A whole decimal integer, nothing else.
 inline bool ParseInt(std::string_view s, std::int64_t* v) {
@@ -33,6 +60,13 @@ inline bool ParseInt(std::string_view s, std::int64_t* v) {
 // The length of the complete RESP2 reply at the front of `in`; 0 when more
 // bytes are needed; kBadReply when `in` is not RESP.
 std::size_t ParseReply(std::string_view in);
+
+// An error reply's message: "-MOVED 1 h:1\r\n" -> "MOVED 1 h:1"; empty for
+// any other reply. `reply` is one complete reply.
+inline std::string_view ErrorMessage(std::string_view reply) {
+  if (reply.size() < 3 || reply[0] != '-') return {};
+  return reply.substr(1, reply.size() - 3);
+}
 
 // One element of a reply: a simple string ('+'), error ('-'), integer (':'
 // in n), bulk string ('$'; n = -1 for nil) or array header ('*'; n = its
@@ -92,32 +126,5 @@ class ReplyCursor {
   std::string_view r_;
   std::size_t pos_ = 0;
 };
-
-// CRC16/XMODEM, as Redis Cluster uses (crc16("123456789") == 0x31C3).
-std::uint16_t Crc16(std::string_view s);
-
-// The key's slot: of the part between the first '{' and the next '}' when
-// that is non-empty, else of the whole key.
-int KeySlot(std::string_view key);
-
-// Which node serves each slot.
-struct SlotMap {
-  std::vector<net::Endpoint> nodes;
-  std::vector<std::uint16_t> slot_node = std::vector<std::uint16_t>(kSlots, kNoNode);
-
-  std::uint16_t FindOrAdd(const net::Endpoint& ep) {
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      if (nodes[i].host == ep.host && nodes[i].port == ep.port) return static_cast<std::uint16_t>(i);
-    }
-    nodes.push_back(ep);
-    return static_cast<std::uint16_t>(nodes.size() - 1);
-  }
-  // Applies a CLUSTER SLOTS reply; false when it is not one. An empty host
-  // means "the host you asked" (`asked_host`).
-  bool Apply(std::string_view reply, const std::string& asked_host);
-};
-
-// "MOVED 3999 127.0.0.1:6381" / "ASK ..." -> slot and endpoint.
-bool ParseRedirect(std::string_view err, const std::string& default_host, int* slot, net::Endpoint* ep);
 
 }  // namespace storebench::resp
