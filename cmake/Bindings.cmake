@@ -3,7 +3,7 @@
 # needs is found; a binding turned on whose library is missing stops the
 # configure with the Debian package to install. A binding's sources are
 # src/db/<name>.cc and src/db/<name>/*.cc; its own tests are
-# tests/db/<name>_test.cc and tests/db/<name>/*_test.cc. The bindings built
+# tests/db/<name>_test.cc, tests/db/<name>_*_test.cc and tests/db/<name>/*_test.cc. The bindings built
 # are written, in the order of bindings.def, to
 # ${CMAKE_BINARY_DIR}/generated/db/bindings_enabled.def, which
 # src/db/registry.cc includes: STOREBENCH_BINDING(name) for a binding built,
@@ -84,7 +84,7 @@ foreach(name ${STOREBENCH_BINDINGS})
   endif()
   file(GLOB _own_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/db/${name}.cc ${CMAKE_SOURCE_DIR}/src/db/${name}/*.cc)
   file(GLOB _own_tests CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/db/${name}_test.cc
-       ${CMAKE_SOURCE_DIR}/tests/db/${name}/*_test.cc)
+       ${CMAKE_SOURCE_DIR}/tests/db/${name}_*_test.cc ${CMAKE_SOURCE_DIR}/tests/db/${name}/*_test.cc)
   if(STOREBENCH_WITH_${NAME})
     list(APPEND STOREBENCH_BINDINGS_ON ${name})
     if(lib)
