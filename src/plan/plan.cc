@@ -23,7 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
-#include "cli/cli.h"
+#include "job/job.h"
 #include "core/error.h"
 #include "core/output_file.h"
 #include "core/properties.h"

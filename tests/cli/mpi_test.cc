@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/mpi_job.h"
+#include "job/mpi_job.h"
 #include "report/json_report.h"
 #include "hdr_log_decode.h"
 #include "test_util.h"
