@@ -274,18 +274,10 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
                         : "storebench-data/" + binding.name,
               "default");
   }
-  std::string json_path = spec.json_file;
-  std::string text_path;
-  const bool text_exporter = co.exporter.find("TextMeasurementsExporter") != std::string::npos;
-  if (json_path.empty() && !co.exportfile.empty()) {
-    if (text_exporter && props.Has("exporter")) {
-      text_path = co.exportfile;
-    } else {
-      json_path = co.exportfile;
-    }
-  }
-  if (json_path.empty() && is_bench) json_path = "storebench-result.json";
-  if (mpi && rank != 0) json_path.clear(), text_path.clear();  // rank 0 writes the job's
+  ResultFiles files = ChooseResultFiles(co, props, spec.json_file, is_bench);
+  if (mpi && rank != 0) files = {};  // rank 0 writes the job's
+  const std::string& json_path = files.json;
+  const std::string& text_path = files.text;
   // Fail before running when a result cannot be written.
   if (!json_path.empty() && CheckOutputPath(json_path, "the JSON result") != OutputKind::kAtomic && rank_results) {
     throw ConfigError("mpi.rank_results=true writes files beside the JSON result, so --json must name a file, not '" +

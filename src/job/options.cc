@@ -78,6 +78,22 @@ ClientOptions ReadClientOptions(const Properties& p) {
   return o;
 }
 
+ResultFiles ChooseResultFiles(const ClientOptions& co, const Properties& props, const std::string& json_flag,
+                              bool is_bench) {
+  ResultFiles f;
+  f.json = json_flag;
+  const bool text_exporter = co.exporter.find("TextMeasurementsExporter") != std::string::npos;
+  if (f.json.empty() && !co.exportfile.empty()) {
+    if (text_exporter && props.Has("exporter")) {
+      f.text = co.exportfile;
+    } else {
+      f.json = co.exportfile;
+    }
+  }
+  if (f.json.empty() && is_bench) f.json = "storebench-result.json";
+  return f;
+}
+
 std::string DefaultLabel(const std::string& binding, const std::vector<std::string>& property_files, int threads) {
   const std::string workload =
       property_files.empty() ? "core" : fs::path(property_files.back()).filename().string();

@@ -43,6 +43,17 @@ struct ClientOptions {
 };
 ClientOptions ReadClientOptions(const Properties& p);
 
+// Where a job's result goes ("" for nowhere): --json (json_flag), else
+// exportfile: the YCSB text summary when `exporter` is set to YCSB's
+// TextMeasurementsExporter, the JSON result otherwise; bench writes its
+// JSON result to storebench-result.json by default.
+struct ResultFiles {
+  std::string json;
+  std::string text;
+};
+ResultFiles ChooseResultFiles(const ClientOptions& co, const Properties& props, const std::string& json_flag,
+                              bool is_bench);
+
 // A run's default label: BINDING-WORKLOAD-THREADS, WORKLOAD being the name
 // of the last -P file ("core" without one), e.g. "rocksdb-workloada-4".
 std::string DefaultLabel(const std::string& binding, const std::vector<std::string>& property_files, int threads);

@@ -95,6 +95,20 @@ TEST(ApplyPart, OneProcessChangesNothing) {
   EXPECT_FALSE(p.Has("operationcount"));
 }
 
+TEST(ResultFiles, JsonFlagThenExportfileThenBenchsDefault) {
+  Properties p;
+  EXPECT_EQ(ChooseResultFiles(ReadClientOptions(p), p, "", false).json, "");
+  EXPECT_EQ(ChooseResultFiles(ReadClientOptions(p), p, "", true).json, "storebench-result.json");
+  p.Set("exportfile", "out.json");
+  EXPECT_EQ(ChooseResultFiles(ReadClientOptions(p), p, "", false).json, "out.json");
+  EXPECT_EQ(ChooseResultFiles(ReadClientOptions(p), p, "flag.json", true).json, "flag.json");
+  // YCSB's text exporter, named: exportfile gets the text summary.
+  p.Set("exporter", "site.ycsb.measurements.exporter.TextMeasurementsExporter");
+  const ResultFiles f = ChooseResultFiles(ReadClientOptions(p), p, "", false);
+  EXPECT_EQ(f.text, "out.json");
+  EXPECT_EQ(f.json, "");
+}
+
 TEST(CheckBindingProperties, APropertyOfAnotherBindingIsAnError) {
   Properties p;
   p.Set("rocksdb.dir", "x", "-p rocksdb.dir");
