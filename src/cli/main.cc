@@ -1,5 +1,6 @@
-// storebench's entry point: everything is in cli/cli.cc. Under mpirun this
-// process is one rank of an MPI job (job/mpi_job.h).
+// storebench's entry point: the command line is in cli/cli.cc, a load, run or
+// bench in job/job.h. Under mpirun this process is one rank of an MPI job
+// (job/mpi_job.h).
 #include <iostream>
 #include <string>
 #include <vector>
