@@ -27,12 +27,9 @@ std::string ConfigErrorOf(F f) {
 
 TEST(ClientOptions, FillTheRunnerOptionsAndLeaveTheRestAtTheirDefaults) {
   Properties p;
-  p.Set("threadcount", "4");
-  p.Set("target", "1000");
-  p.Set("timeseries.granularity", "500");
-  p.Set("hdrhistogram.percentiles", "90, 99.9");
-  p.Set("warmup.seconds", "2");
-  p.Set("label", "mine");
+  p.LoadText("threadcount=4\ntarget=1000\ntimeseries.granularity=500\nhdrhistogram.percentiles=90, 99.9\n"
+             "warmup.seconds=2\nlabel=mine\n",
+             "test.properties");
   const ClientOptions o = ReadClientOptions(p);
   EXPECT_EQ(o.runner.threads, 4);
   EXPECT_EQ(o.runner.target_ops_per_s, 1000);
