@@ -137,7 +137,13 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       Explain(args, cl, out);
       return 0;
     }
-    return RunJob({cl.command, cl.binding, cl.property_files, cl.overrides, cl.json_file, cl.hdr_log_file}, out, err);
+    return RunJob({.command = cl.command,
+                   .binding = cl.binding,
+                   .property_files = cl.property_files,
+                   .overrides = cl.overrides,
+                   .json_file = cl.json_file,
+                   .hdr_log_file = cl.hdr_log_file},
+                  out, err);
   } catch (const ConfigError& e) {
     err << "storebench: " << RankPrefix() << e.what() << "\n";
     MpiJob::FailPending();
