@@ -253,16 +253,7 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
   CoreWorkloadOptions& wo = wopts.core;
   if (!part_line.empty() && (spec.command == "bench" || rank_store)) wo.run_insert_base = wo.insertstart + wo.insertcount;
 
-  std::vector<std::string> notes;
-  for (const auto& [key, why] : AcceptedNotes()) {
-    if (props.Has(key)) notes.push_back("property '" + key + "' has no effect: " + why);
-    props.MarkKnown(key);
-  }
-  if (co.measurementtype != "hdrhistogram" && co.measurementtype != "histogram" &&
-      co.measurementtype.rfind("hdrhistogram", 0) != 0) {
-    notes.push_back("measurementtype=" + co.measurementtype +
-                    " is reported as hdrhistogram: storebench always keeps full histograms and a per-second series");
-  }
+  std::vector<std::string> notes = IneffectivePropertyNotes(props, co);
   CheckBindingProperties(props, binding);
 
   const bool is_bench = spec.command == "bench";
@@ -443,10 +434,10 @@ void CheckRunProperties(Properties& props, const std::string& command) {
   const BindingInfo& binding = FindBinding(props.GetString("db", ""));
   props.MarkKnown("dotransactions");
   ApplyPart(props, command, false);
-  ReadClientOptions(props);
+  const ClientOptions co = ReadClientOptions(props);
   props.GetBool("mpi.rank_results", false);
   CoreWorkloadOptions::FromProperties(props);
-  for (const auto& [key, why] : AcceptedNotes()) props.MarkKnown(key);
+  IneffectivePropertyNotes(props, co);
   CheckBindingProperties(props, binding);
 }
 

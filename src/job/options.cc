@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "core/error.h"
@@ -32,8 +33,8 @@ std::vector<double> ParsePercentiles(const Properties& p) {
   return out;
 }
 
-}  // namespace
-
+// YCSB properties that storebench accepts but that do not change what it
+// does, with the reason printed as a note when one is set.
 const std::map<std::string, std::string>& AcceptedNotes() {
   static const std::map<std::string, std::string> kNotes = {
       {"histogram.buckets", "storebench always keeps full log-linear histograms (3 significant digits)"},
@@ -49,6 +50,23 @@ const std::map<std::string, std::string>& AcceptedNotes() {
       {"columnfamily", "no current binding uses it"},
   };
   return kNotes;
+}
+
+}  // namespace
+
+
+std::vector<std::string> IneffectivePropertyNotes(const Properties& props, const ClientOptions& co) {
+  std::vector<std::string> notes;
+  for (const auto& [key, why] : AcceptedNotes()) {
+    if (props.Has(key)) notes.push_back("property '" + key + "' has no effect: " + why);
+    props.MarkKnown(key);
+  }
+  if (co.measurementtype != "hdrhistogram" && co.measurementtype != "histogram" &&
+      co.measurementtype.rfind("hdrhistogram", 0) != 0) {
+    notes.push_back("measurementtype=" + co.measurementtype +
+                    " is reported as hdrhistogram: storebench always keeps full histograms and a per-second series");
+  }
+  return notes;
 }
 
 bool IsSecretProperty(std::string_view key) {

@@ -9,7 +9,6 @@
 // and read each property they take so that Properties::CheckUnknown knows it.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,10 +22,6 @@
 #include "workload/sql_query.h"
 
 namespace storebench {
-
-// YCSB properties that storebench accepts but that do not change what it
-// does, with the reason printed as a note when one is set.
-const std::map<std::string, std::string>& AcceptedNotes();
 
 // Passwords never reach the JSON result (nor anything else we print).
 bool IsSecretProperty(std::string_view key);
@@ -42,6 +37,11 @@ struct ClientOptions {
   std::string label;
 };
 ClientOptions ReadClientOptions(const Properties& p);
+
+// A note for each property set that storebench accepts but that changes
+// nothing (YCSB's histogram.buckets, measurement.raw.*, columnfamily, ...;
+// a measurementtype reported as hdrhistogram). Marks all of those known.
+std::vector<std::string> IneffectivePropertyNotes(const Properties& props, const ClientOptions& co);
 
 // Where a job's result goes ("" for nowhere): --json (json_flag), else
 // exportfile: the YCSB text summary when `exporter` is set to YCSB's

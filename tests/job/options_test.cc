@@ -52,6 +52,17 @@ TEST(ClientOptions, BadPercentilesNameTheProperty) {
   EXPECT_NE(what.find("'hdrhistogram.percentiles' = '50,0' (-p hdrhistogram.percentiles)"), std::string::npos) << what;
 }
 
+TEST(IneffectivePropertyNotes, OneNoteEachAndTheirPropertiesAreKnown) {
+  Properties p;
+  p.Set("columnfamily", "cf");
+  p.Set("measurementtype", "timeseries");
+  const std::vector<std::string> notes = IneffectivePropertyNotes(p, ReadClientOptions(p));
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0], "property 'columnfamily' has no effect: no current binding uses it");
+  EXPECT_EQ(notes[1].rfind("measurementtype=timeseries is reported as hdrhistogram", 0), 0u) << notes[1];
+  EXPECT_NO_THROW(p.CheckUnknown());
+}
+
 TEST(WorkloadOptions, ClosedEconomyGivesThePhasesTheirFigures) {
   Properties p;
   p.Set("workload", "closedeconomy");
