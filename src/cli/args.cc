@@ -3,7 +3,7 @@
 #include "core/error.h"
 #include "core/properties.h"
 #include "cli/aerospike_flags.h"
-#include "cli/part.h"
+#include "job/part.h"
 
 namespace storebench {
 

@@ -1,11 +1,12 @@
-// storebench's entry point: everything is in cli/cli.cc. Under mpirun this
-// process is one rank of an MPI job (cli/mpi_job.h).
+// storebench's entry point: the command line is in cli/cli.cc, a load, run or
+// bench in job/job.h. Under mpirun this process is one rank of an MPI job
+// (job/mpi_job.h).
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/cli.h"
-#include "cli/mpi_job.h"
+#include "job/mpi_job.h"
 
 int main(int argc, char** argv) {
   storebench::MpiJob::Start(&argc, &argv);

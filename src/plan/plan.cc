@@ -23,7 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
-#include "cli/cli.h"
+#include "job/job.h"
 #include "core/error.h"
 #include "core/output_file.h"
 #include "core/properties.h"
@@ -363,21 +363,24 @@ Plan ParsePlanFile(const std::string& path) {
   return ParsePlanText(ss.str(), path);
 }
 
-std::vector<std::string> RunArgs(const Plan& plan, const PlannedRun& run) {
-  std::vector<std::string> args = {"run", run.binding};
-  if (!run.workload_file.empty()) args.insert(args.end(), {"-P", run.workload_file});
-  for (const auto& [k, v] : run.properties) args.insert(args.end(), {"-p", k + "=" + v});
-  args.insert(args.end(), {"--json", (fs::path(plan.results_dir) / (run.id + ".json")).string()});
+namespace {
+
+// `storebench COMMAND BINDING [-P FILE] -p K=V... --json RESULTS/ID.json`,
+// without the program name. A run and a load step differ only in what they fill in.
+template <typename Step>
+std::vector<std::string> StepArgs(const char* command, const Plan& plan, const Step& step) {
+  std::vector<std::string> args = {command, step.binding};
+  if (!step.workload_file.empty()) args.insert(args.end(), {"-P", step.workload_file});
+  for (const auto& [k, v] : step.properties) args.insert(args.end(), {"-p", k + "=" + v});
+  args.insert(args.end(), {"--json", (fs::path(plan.results_dir) / (step.id + ".json")).string()});
   return args;
 }
 
-std::vector<std::string> LoadArgs(const Plan& plan, const LoadStep& load) {
-  std::vector<std::string> args = {"load", load.binding};
-  if (!load.workload_file.empty()) args.insert(args.end(), {"-P", load.workload_file});
-  for (const auto& [k, v] : load.properties) args.insert(args.end(), {"-p", k + "=" + v});
-  args.insert(args.end(), {"--json", (fs::path(plan.results_dir) / (load.id + ".json")).string()});
-  return args;
-}
+}  // namespace
+
+std::vector<std::string> RunArgs(const Plan& plan, const PlannedRun& run) { return StepArgs("run", plan, run); }
+
+std::vector<std::string> LoadArgs(const Plan& plan, const LoadStep& load) { return StepArgs("load", plan, load); }
 
 namespace {
 

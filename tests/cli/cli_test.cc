@@ -27,15 +27,6 @@ using storebench::test_util::Slurp;
 
 class CliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("storebench-cli-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Runs the binary in dir_ with args; stdout/stderr captured.
   Exec Run(const std::vector<std::string>& args, int signal_after_ms = 0, int signal_number = SIGINT) {
     storebench::test_util::ProcessOptions o;
@@ -67,7 +58,8 @@ class CliTest : public ::testing::Test {
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
 
-  fs::path dir_;
+  storebench::test_util::TempDir tmp_{"storebench-cli"};
+  const fs::path dir_ = tmp_.path();
 };
 
 TEST_F(CliTest, HelpAndList) {

@@ -59,15 +59,6 @@ struct Totals {
 
 class HdrLogCliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("storebench-hdrlog-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // bench memory, workload A, 2 threads at 100000 ops/s for 0.2 s, 20 ms
   // series intervals (so that the log has about 10 lines per tag); writes
   // x.hlog and r.json.
@@ -103,7 +94,8 @@ class HdrLogCliTest : public ::testing::Test {
     return t;
   }
 
-  fs::path dir_;
+  storebench::test_util::TempDir tmp_{"storebench-hdrlog"};
+  const fs::path dir_ = tmp_.path();
 };
 
 // The bucket index holding the k-th smallest sample (k from 1).

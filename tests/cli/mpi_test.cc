@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/mpi_job.h"
+#include "job/mpi_job.h"
 #include "report/json_report.h"
 #include "hdr_log_decode.h"
 #include "test_util.h"
@@ -125,19 +125,29 @@ void ExpectOneSummary(const Exec& r, std::size_t phases) {
   EXPECT_EQ(Count(r.err, "merged the results of"), 1u) << r.err;
 }
 
+// A job that ran clean: exit 0, one merged summary of `phases` phase(s), and
+// its result (`json` in `dir`, read into *rep) with that many phases,
+// `operations` in the last, no integrity failure, one part per rank.
+void ExpectCleanJob(const Exec& r, const fs::path& dir, const std::string& json, std::size_t phases,
+                    std::uint64_t operations, std::size_t ranks, RunReport* rep) {
+  ASSERT_EQ(r.code, 0) << r.err;
+  ExpectOneSummary(r, phases);
+  std::ifstream f(dir / json);
+  *rep = ReadJson(f);
+  ASSERT_EQ(rep->phases.size(), phases);
+  EXPECT_EQ(rep->phases.back().operations, operations);
+  for (const PhaseResult& ph : rep->phases) EXPECT_EQ(ph.integrity_failures, 0u) << ph.phase;
+  ASSERT_EQ(rep->parts.size(), ranks);
+}
+
 TEST_F(MpiTest, BenchMemoryMergesEveryRankExactly) {
   for (int ranks : {2, 4}) {
     SCOPED_TRACE("ranks=" + std::to_string(ranks));
     const Exec r = Mpirun(ranks, {"bench", "memory", "-P", Workload("workloada"), "-p", "recordcount=2000", "-p",
                                   "operationcount=8000", "-p", "dataintegrity=true", "--json", "total.json"});
-    ASSERT_EQ(r.code, 0) << r.err;
-    ExpectOneSummary(r, 2);
-    const RunReport rep = ReadResult("total.json");
-    ASSERT_EQ(rep.phases.size(), 2u);
+    RunReport rep;
+    ASSERT_NO_FATAL_FAILURE(ExpectCleanJob(r, dir_, "total.json", 2, 8000, static_cast<std::size_t>(ranks), &rep));
     EXPECT_EQ(rep.phases[0].operations, 2000u);
-    EXPECT_EQ(rep.phases[1].operations, 8000u);
-    EXPECT_EQ(rep.phases[1].integrity_failures, 0u);
-    EXPECT_EQ(rep.parts.size(), static_cast<std::size_t>(ranks));
   }
 }
 
@@ -158,12 +168,8 @@ TEST_F(MpiTest, LoadThenRunRocksdbWithAStorePerRank) {
   run.insert(run.end(), common.begin(), common.end());
   run.insert(run.end(), {"-p", "operationcount=8000", "-p", "mpi.rank_results=true", "--json", "run.json"});
   const Exec x = Mpirun(ranks, run);
-  ASSERT_EQ(x.code, 0) << x.err;
-  ExpectOneSummary(x, 1);
-  const RunReport rep = ReadResult("run.json");
-  EXPECT_EQ(rep.phases.at(0).operations, 8000u);
-  EXPECT_EQ(rep.phases.at(0).integrity_failures, 0u);
-  EXPECT_EQ(rep.parts.size(), static_cast<std::size_t>(ranks));
+  RunReport rep;
+  ASSERT_NO_FATAL_FAILURE(ExpectCleanJob(x, dir_, "run.json", 1, 8000, static_cast<std::size_t>(ranks), &rep));
   ExpectMergedEqualsUnionOfRanks(dir_, "run.json", ranks);
   EXPECT_EQ(Count(x.out, "Return=UNEXPECTED_STATE"), 0u) << x.out;
 }
@@ -199,13 +205,8 @@ TEST_F(MpiTest, LoadAndRunAgainstOneSharedRedisServer) {
   run.insert(run.end(), common.begin(), common.end());
   run.insert(run.end(), {"-p", "operationcount=4000", "-p", "mpi.rank_results=true", "--json", "run.json"});
   const Exec x = Mpirun(4, run);
-  ASSERT_EQ(x.code, 0) << x.err;
-  ExpectOneSummary(x, 1);
-  const RunReport rep = ReadResult("run.json");
-  ASSERT_EQ(rep.phases.size(), 1u);
-  EXPECT_EQ(rep.phases[0].operations, 4000u);
-  EXPECT_EQ(rep.phases[0].integrity_failures, 0u);
-  ASSERT_EQ(rep.parts.size(), 4u);
+  RunReport rep;
+  ASSERT_NO_FATAL_FAILURE(ExpectCleanJob(x, dir_, "run.json", 1, 4000, 4, &rep));
   std::uint64_t sum = 0;
   for (const auto& part : rep.parts) sum += part.phases.at(0).operations;
   EXPECT_EQ(sum, 4000u);

@@ -30,6 +30,13 @@ std::string MakeTempDir() {
   return tmpl;
 }
 
+// Runs `storebench ARGS...` in `dir`, with `po`'s other options.
+test_util::ProcessResult Storebench(const std::string& dir, const std::vector<std::string>& args,
+                                    test_util::ProcessOptions po = {}) {
+  po.cwd = dir;
+  return test_util::RunProcess(STOREBENCH_BINARY, args, po);
+}
+
 std::string Error(const std::string& toml) {
   try {
     ParsePlanText(toml, "p.toml");
@@ -138,9 +145,7 @@ TEST(PlanTest, RunsEndToEndMarksFailuresAndResumes) {
                               "[[runs]]\n"
                               "binding = \"lmdb\"\n"
                               "lmdb.dir = \"/proc/no/such/dir\"\n";
-  test_util::ProcessOptions po;
-  po.cwd = dir;
-  const auto first = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml"}, po);
+  const auto first = Storebench(dir, {"plan", "p.toml"});
   EXPECT_EQ(first.code, 1) << first.err;
   EXPECT_EQ(first.out, "plan p.toml: 2 ok, 1 failed, 0 interrupted, 0 pending; index: res/index.json\n");
   EXPECT_NE(first.err.find("[1/3] memory-core-1 ... ok"), std::string::npos) << first.err;
@@ -153,22 +158,22 @@ TEST(PlanTest, RunsEndToEndMarksFailuresAndResumes) {
   const auto mtime = fs::last_write_time(dir + "/res/memory-core-2.json");
 
   // Without --resume the results are not overwritten.
-  const auto again = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml"}, po);
+  const auto again = Storebench(dir, {"plan", "p.toml"});
   EXPECT_EQ(again.code, 2);
   EXPECT_EQ(again.err, "storebench: plan: 'res' already holds results (index.json): add --resume to continue that plan, "
                        "or remove the directory to start over\n");
-  const auto resumed = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml", "--resume"}, po);
+  const auto resumed = Storebench(dir, {"plan", "p.toml", "--resume"});
   EXPECT_EQ(resumed.code, 1);
   EXPECT_NE(resumed.err.find("(2 already done, skipped)"), std::string::npos) << resumed.err;
   EXPECT_EQ(resumed.err.find("memory-core-1 ..."), std::string::npos) << resumed.err;
   EXPECT_EQ(fs::last_write_time(dir + "/res/memory-core-2.json"), mtime);
 
   // compare and report read the directory; the failed run is there, marked.
-  const auto cmp = test_util::RunProcess(STOREBENCH_BINARY, {"compare", "res", "--format", "csv"}, po);
+  const auto cmp = Storebench(dir, {"compare", "res", "--format", "csv"});
   EXPECT_EQ(cmp.code, 0) << cmp.err;
   EXPECT_EQ(cmp.out.substr(0, cmp.out.find('\n')), "label,1,2");
   EXPECT_NE(cmp.out.find("\nlmdb-core,failed,-\n"), std::string::npos) << cmp.out;
-  const auto rep = test_util::RunProcess(STOREBENCH_BINARY, {"report", "res", "-o", "r.html"}, po);
+  const auto rep = Storebench(dir, {"report", "res", "-o", "r.html"});
   EXPECT_EQ(rep.code, 0) << rep.err;
   const std::string html = Slurp(dir + "/r.html");
   EXPECT_NE(html.find("<tr class=\"failed\"><td class=\"l\">lmdb-core-1</td><td class=\"l status\">failed</td>"),
@@ -192,19 +197,16 @@ TEST(PlanTest, InterruptThenResume) {
     std::ofstream(dir + "/p.toml") << "duration_s = 2\n[properties]\nrecordcount = 100\n[axes]\nbinding = \"memory\"\n"
                                       "threads = [1, 2]\n";
     test_util::ProcessOptions po;
-    po.cwd = dir;
     po.signal_after_stderr = "[1/2] memory-core-1 ...";
     po.signal_after_ms = after_ms;
-    const auto first = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml"}, po);
+    const auto first = Storebench(dir, {"plan", "p.toml"}, po);
     EXPECT_EQ(first.code, 130) << first.err;
     EXPECT_EQ(first.out, "plan p.toml: 0 ok, 0 failed, 1 interrupted, 1 pending; index: results/p/index.json\n");
     EXPECT_NE(first.err.find("[1/2] memory-core-1 ... interrupted, "), std::string::npos) << first.err;
     EXPECT_NE(first.err.find("storebench plan p.toml --resume continues it"), std::string::npos) << first.err;
     EXPECT_NE(Slurp(dir + "/results/p/memory-core-1.json").find("\"interrupted\": true"), std::string::npos)
         << Slurp(dir + "/results/p/memory-core-1.log");
-    test_util::ProcessOptions plain;
-    plain.cwd = dir;
-    const auto resumed = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml", "--resume"}, plain);
+    const auto resumed = Storebench(dir, {"plan", "p.toml", "--resume"});
     EXPECT_EQ(resumed.code, 0) << resumed.err;
     EXPECT_EQ(resumed.out, "plan p.toml: 2 ok, 0 failed, 0 interrupted, 0 pending; index: results/p/index.json\n");
     EXPECT_EQ(Slurp(dir + "/results/p/memory-core-1.json").find("\"interrupted\": true"), std::string::npos);
@@ -215,9 +217,7 @@ TEST(PlanTest, InterruptThenResume) {
 TEST(PlanTest, DryRunPrintsTheCommands) {
   const std::string dir = MakeTempDir();
   std::ofstream(dir + "/p.toml") << "[axes]\nbinding = [\"memory\", \"lmdb\"]\nthreads = [1, 2]\n";
-  test_util::ProcessOptions po;
-  po.cwd = dir;
-  const auto r = test_util::RunProcess(STOREBENCH_BINARY, {"plan", "p.toml", "--dry-run"}, po);
+  const auto r = Storebench(dir, {"plan", "p.toml", "--dry-run"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out,
             "# p.toml: 4 run(s), 1 load step(s), results in results/p/\n"
@@ -236,18 +236,16 @@ TEST(PlanTest, DryRunPrintsTheCommands) {
 // Every result carries a label: BINDING-WORKLOAD-THREADS unless given.
 TEST(LabelTest, DefaultAndGivenLabelInJsonResult) {
   const std::string dir = MakeTempDir();
-  test_util::ProcessOptions po;
-  po.cwd = dir;
   const std::vector<std::string> common = {"bench", "memory", "-P", kWorkloads + "workloadb", "-threads", "2",
                                            "-p", "recordcount=100", "-p", "operationcount=100"};
   std::vector<std::string> args = common;
   args.insert(args.end(), {"--json", "a.json"});
-  ASSERT_EQ(test_util::RunProcess(STOREBENCH_BINARY, args, po).code, 0);
+  ASSERT_EQ(Storebench(dir, args).code, 0);
   EXPECT_NE(Slurp(dir + "/a.json").find("\n  \"binding\": \"memory\",\n  \"label\": \"memory-workloadb-2\",\n"),
             std::string::npos);
   args = common;
   args.insert(args.end(), {"--json", "b.json", "-l", "mine"});
-  ASSERT_EQ(test_util::RunProcess(STOREBENCH_BINARY, args, po).code, 0);
+  ASSERT_EQ(Storebench(dir, args).code, 0);
   EXPECT_NE(Slurp(dir + "/b.json").find("\n  \"label\": \"mine\",\n"), std::string::npos);
   fs::remove_all(dir);
 }

@@ -1,5 +1,5 @@
 // The split of one job's work over N client processes (--part K/N).
-#include "cli/part.h"
+#include "job/part.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "cli/part.h"
+#include "job/part.h"
 
 #include <charconv>
 

@@ -1,11 +1,11 @@
-#include "cli/job_status.h"
+#include "job/job_status.h"
 
 #include <cstdint>
 #include <limits>
 #include <utility>
 #include <vector>
 
-#include "cli/mpi_job.h"
+#include "job/mpi_job.h"
 
 namespace storebench {
 

@@ -1,4 +1,4 @@
-#include "cli/mpi_job.h"
+#include "job/mpi_job.h"
 
 #include <cstdio>
 #include <cstdlib>
