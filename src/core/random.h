@@ -3,9 +3,16 @@
 // the same seed gives the same sequence on every platform.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 
 namespace storebench {
+
+// A run's seed: `seed` when given, else one from the clock (seed=0, the
+// default, as YCSB: every run differs).
+inline std::uint64_t SeedOrClock(std::uint64_t seed) {
+  return seed != 0 ? seed : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+}
 
 class Rng {
  public:

@@ -276,30 +276,41 @@ std::vector<std::pair<std::string, std::string>> ReadStringMap(const Json& j, co
   return out;
 }
 
+// The "buckets" array of the histogram object `h` at `path`: [bucket index,
+// count] pairs, their total added into *total. `ordered`: indexes must rise.
+std::vector<std::pair<std::uint32_t, std::uint64_t>> ReadBuckets(const Json& h, const std::string& path, bool ordered,
+                                                                 std::uint64_t* total) {
+  const std::string bpath = Child(path, "buckets");
+  const Json& jb = Array(Field(h, path, "buckets"), bpath);
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> buckets;
+  buckets.reserve(jb.size());
+  for (std::size_t i = 0; i < jb.size(); ++i) {
+    const Json& e = jb[i];
+    const std::string epath = Child(bpath, i);
+    if (!e.is_array() || e.size() != 2) Fail(epath, "expected [bucket index, count], got " + Scalar(e));
+    const std::uint64_t index = U64(e[0], Child(epath, 0));
+    if (ordered && (index >= Histogram::BucketCount() || (!buckets.empty() && index <= buckets.back().first))) {
+      Fail(Child(epath, 0), "bucket index " + std::to_string(index) + " out of range or out of order");
+    }
+    if (index >= Histogram::BucketCount()) {
+      Fail(Child(epath, 0), "bucket index " + std::to_string(index) + " out of range (0.." +
+                                std::to_string(Histogram::BucketCount() - 1) + ")");
+    }
+    const std::uint64_t n = U64(e[1], Child(epath, 1));
+    *total += n;
+    buckets.emplace_back(static_cast<std::uint32_t>(index), n);
+  }
+  return buckets;
+}
+
 Histogram ReadHistogram(const Json& j, const std::string& path) {
   Object(j, path);
   const std::uint64_t count = U64(Field(j, path, "count"), Child(path, "count"));
   const std::uint64_t min = U64(Field(j, path, "min"), Child(path, "min"));
   const std::uint64_t max = U64(Field(j, path, "max"), Child(path, "max"));
   const std::uint64_t sum = U64(Field(j, path, "sum"), Child(path, "sum"));
-  const std::string bpath = Child(path, "buckets");
-  const Json& jb = Array(Field(j, path, "buckets"), bpath);
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> buckets;
-  buckets.reserve(jb.size());
   std::uint64_t total = 0;
-  for (std::size_t i = 0; i < jb.size(); ++i) {
-    const Json& e = jb[i];
-    const std::string epath = Child(bpath, i);
-    if (!e.is_array() || e.size() != 2) Fail(epath, "expected [bucket index, count], got " + Scalar(e));
-    const std::uint64_t index = U64(e[0], Child(epath, 0));
-    if (index >= Histogram::BucketCount()) {
-      Fail(Child(epath, 0), "bucket index " + std::to_string(index) + " out of range (0.." +
-                                std::to_string(Histogram::BucketCount() - 1) + ")");
-    }
-    const std::uint64_t n = U64(e[1], Child(epath, 1));
-    total += n;
-    buckets.emplace_back(static_cast<std::uint32_t>(index), n);
-  }
+  const auto buckets = ReadBuckets(j, path, /*ordered=*/false, &total);
   if (total != count) {
     Fail(path, "count " + std::to_string(count) + " differs from the bucket total " + std::to_string(total));
   }
@@ -356,21 +367,8 @@ IntervalPoint ReadPoint(const Json& j, const std::string& path) {
       o.min_ns = U64(Field(h, hpath, "min"), Child(hpath, "min"));
       o.max_ns = U64(Field(h, hpath, "max"), Child(hpath, "max"));
       o.sum_ns = U64(Field(h, hpath, "sum"), Child(hpath, "sum"));
-      const std::string bpath = Child(hpath, "buckets");
-      const Json& jb = Array(Field(h, hpath, "buckets"), bpath);
       std::uint64_t total = 0;
-      for (std::size_t i = 0; i < jb.size(); ++i) {
-        const Json& e = jb[i];
-        const std::string epath = Child(bpath, i);
-        if (!e.is_array() || e.size() != 2) Fail(epath, "expected [bucket index, count], got " + Scalar(e));
-        const std::uint64_t index = U64(e[0], Child(epath, 0));
-        if (index >= Histogram::BucketCount() || (!o.buckets.empty() && index <= o.buckets.back().first)) {
-          Fail(Child(epath, 0), "bucket index " + std::to_string(index) + " out of range or out of order");
-        }
-        const std::uint64_t n = U64(e[1], Child(epath, 1));
-        total += n;
-        o.buckets.emplace_back(static_cast<std::uint32_t>(index), n);
-      }
+      o.buckets = ReadBuckets(h, hpath, /*ordered=*/true, &total);
       if (total != o.count) {
         Fail(hpath, "bucket total " + std::to_string(total) + " differs from the point's count " +
                         std::to_string(o.count));

@@ -207,8 +207,7 @@ ClosedEconomyWorkload::ClosedEconomyWorkload(const ClosedEconomyOptions& opts)
     : opts_(opts),
       keys_(opts.ordered_inserts, static_cast<int>(opts.zeropadding)),
       load_sequence_(opts.insertstart),
-      seed_(opts.seed != 0 ? opts.seed
-                           : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) {}
+      seed_(SeedOrClock(opts.seed)) {}
 
 std::vector<OpType> ClosedEconomyWorkload::OpTypes(bool loading) const {
   if (loading) return {OpType::kInsert};

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "core/random.h"
 #include "core/error.h"
 
 namespace storebench {
@@ -107,9 +108,7 @@ CoreWorkload::CoreWorkload(const CoreWorkloadOptions& opts)
       load_sequence_(opts.insertstart),
       insert_sequence_(opts_.run_insert_base),
       sequential_counter_(0),
-      seed_(opts.seed != 0 ? opts.seed
-                           : static_cast<std::uint64_t>(
-                                 std::chrono::steady_clock::now().time_since_epoch().count())) {
+      seed_(SeedOrClock(opts.seed)) {
   for (std::int64_t i = 0; i < opts_.fieldcount; ++i) {
     field_names_.push_back(opts_.fieldnameprefix + std::to_string(i));
   }

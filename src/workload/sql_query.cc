@@ -167,8 +167,7 @@ SqlQueryWorkload::SqlQueryWorkload(const SqlQueryOptions& opts)
       person_(opts.table_prefix + "person"),
       organization_(opts.table_prefix + "organization"),
       load_sequence_(opts.insertstart),
-      seed_(opts.seed != 0 ? opts.seed
-                           : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) {
+      seed_(SeedOrClock(opts.seed)) {
   insert_person_ = "INSERT INTO " + person_ + "(id, org_id, first_name, last_name, salary) VALUES(?, ?, ?, ?, ?)";
   insert_org_ = "INSERT INTO " + organization_ + "(id, name) VALUES(?, ?)";
   range_ = "SELECT id, salary FROM " + person_ + " WHERE salary BETWEEN ? AND ?";
