@@ -65,7 +65,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
-#include "db/sql_columns.h"
+#include "db/sql/columns.h"
 #include "net/io.h"
 #include "net/socket.h"
 #include "measure/clock.h"
@@ -116,7 +116,7 @@ MariadbOptions ParseOptions(const Properties& props) {
   return o;
 }
 
-// ---- SQL identifiers (field <-> column names: db/sql_columns.h) ----------
+// ---- SQL identifiers (field <-> column names: db/sql/columns.h) ----------
 
 // `name` with embedded backticks doubled: an SQL identifier.
 std::string Quote(std::string_view id) {

@@ -80,7 +80,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
-#include "db/sql_columns.h"
+#include "db/sql/columns.h"
 #include "db/store_dir.h"
 
 namespace storebench {
@@ -138,7 +138,7 @@ SqliteOptions ParseOptions(const Properties& props) {
   return o;
 }
 
-// ---- SQL identifiers (field <-> column names: db/sql_columns.h) ----------
+// ---- SQL identifiers (field <-> column names: db/sql/columns.h) ----------
 
 // "name" with embedded quotes doubled: an SQL identifier.
 std::string Quote(std::string_view id) {
