@@ -78,14 +78,7 @@ using sql::TableSchema;
 constexpr std::int64_t kMaxFieldColumns = 4000;  // MariaDB allows 4096 columns per table
 constexpr std::size_t kMaxParams = 65535;        // placeholders in one prepared statement
 
-// MariaDB's statements: `quoted` identifiers, ? parameters, VARBINARY keys and LONGBLOB values, InnoDB.
-constexpr sql::Dialect kDialect{.quote = '`',
-                                .numbered_params = false,
-                                .key_type = "VARBINARY(255)",
-                                .column_type = "LONGBLOB",
-                                .table_suffix = " ENGINE=InnoDB",
-                                .upsert = sql::Dialect::Upsert::kOnDuplicateKey,
-                                .add_column_if_not_exists = true};
+constexpr const sql::Dialect& kDialect = sql::kMariadbDialect;
 
 std::string Quote(std::string_view id) { return sql::Identifier(kDialect, id); }
 

@@ -84,13 +84,7 @@ namespace {
 using namespace pg;  // NOLINT: this binding's connection
 using sql::TableSchema;
 
-// PostgreSQL's statements: "quoted" identifiers, $n parameters, BYTEA columns.
-constexpr sql::Dialect kDialect{.quote = '"',
-                                .numbered_params = true,
-                                .key_type = "BYTEA",
-                                .column_type = "BYTEA",
-                                .upsert = sql::Dialect::Upsert::kOnConflict,
-                                .add_column_if_not_exists = true};
+constexpr const sql::Dialect& kDialect = sql::kPostgresqlDialect;
 
 std::string Quote(std::string_view id) { return sql::Identifier(kDialect, id); }
 

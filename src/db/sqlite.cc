@@ -98,13 +98,7 @@ constexpr char kDefaultFile[] = "storebench.db";
 constexpr std::int64_t kDefaultCacheSize = -2000;  // SQLite's own default: 2000 KiB per connection
 constexpr std::int64_t kMaxFieldColumns = 1999;    // SQLITE_MAX_COLUMN (2000) minus the key
 
-// SQLite's statements: "quoted" identifiers, ? parameters, BLOB columns, INSERT OR REPLACE.
-constexpr sql::Dialect kDialect{.quote = '"',
-                                .numbered_params = false,
-                                .key_type = "VARCHAR(255)",
-                                .column_type = "BLOB",
-                                .upsert = sql::Dialect::Upsert::kInsertOrReplace,
-                                .add_column_if_not_exists = false};
+constexpr const sql::Dialect& kDialect = sql::kSqliteDialect;
 
 std::string Quote(std::string_view id) { return sql::Identifier(kDialect, id); }
 std::string QuoteString(std::string_view s) { return sql::Enclose(s, '\''); }

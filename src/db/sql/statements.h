@@ -34,6 +34,27 @@ struct Dialect {
   bool add_column_if_not_exists = false;  // ALTER TABLE ... ADD COLUMN IF NOT EXISTS
 };
 
+// The three servers' dialects.
+inline constexpr Dialect kPostgresqlDialect{.quote = '"',
+                                           .numbered_params = true,
+                                           .key_type = "BYTEA",
+                                           .column_type = "BYTEA",
+                                           .upsert = Dialect::Upsert::kOnConflict,
+                                           .add_column_if_not_exists = true};
+inline constexpr Dialect kMariadbDialect{.quote = '`',
+                                        .numbered_params = false,
+                                        .key_type = "VARBINARY(255)",
+                                        .column_type = "LONGBLOB",
+                                        .table_suffix = " ENGINE=InnoDB",
+                                        .upsert = Dialect::Upsert::kOnDuplicateKey,
+                                        .add_column_if_not_exists = true};
+inline constexpr Dialect kSqliteDialect{.quote = '"',
+                                       .numbered_params = false,
+                                       .key_type = "VARCHAR(255)",
+                                       .column_type = "BLOB",
+                                       .upsert = Dialect::Upsert::kInsertOrReplace,
+                                       .add_column_if_not_exists = false};
+
 // `text` enclosed in `quote`, any `quote` inside doubled: an identifier
 // ('"' or '`') or a string literal ('\'').
 std::string Enclose(std::string_view text, char quote);
