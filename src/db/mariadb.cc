@@ -43,6 +43,11 @@
 // inside are SELECT ... FOR UPDATE. A deadlock or lock wait timeout (1213,
 // 1205) is ABORTED; a connection lost inside a transaction fails the rest
 // of it (ERROR) instead of reconnecting in the middle.
+//
+// Code layout: the statements' text, the schema registry, the field to
+// column mapping, transactions and batch insert are the shared SQL layer
+// (src/db/sql/, one Dialect per server); this file keeps the libmariadb calls
+// (store, session), and src/db/mariadb/connection.h: the non-blocking MYSQL connection and catalog reads.
 #include <mysql.h>
 #include <mysqld_error.h>
 
@@ -118,17 +123,8 @@ class MariadbStore final : public Store {
 
   std::unique_ptr<Session> NewSession(int) override;
 
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.scan = true;
-    c.persistent = true;
-    c.atomic_update = true;  // one UPDATE statement
-    c.waits_through_io = true;
-    c.native_batch_insert = true;  // multi-row INSERT ... ON DUPLICATE KEY UPDATE
-    c.transactions = true;  // START TRANSACTION ... COMMIT at mariadb.isolation
-    c.sql = true;           // Session::Sql (workload=sqlquery)
-    return c;
-  }
+  // BEGIN ... COMMIT at the isolation level; multi-row INSERTs; non-blocking.
+  Capabilities capabilities() const override { return sql::SqlCapabilities(true); }
 
   // data_length + index_length of the tables this process used (of the
   // whole database if none), after ANALYZE TABLE so InnoDB's figures are
@@ -750,10 +746,7 @@ const BindingInfo& mariadb_binding() {
               {"mariadb.isolation", "repeatable-read",
                "transaction isolation: read-uncommitted, read-committed, repeatable-read or serializable"},
           },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        MariadbOptions o = ParseOptions(props);
-        return std::make_unique<MariadbStore>(o);
-      },
+      .open = sql::OpenStore<MariadbStore, ParseOptions>,
       .server = true,
   };
   return info;

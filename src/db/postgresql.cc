@@ -54,6 +54,11 @@
 // connect to HOST:PORT as user USER: <libpq's reason>". The password comes
 // from postgresql.password or STOREBENCH_POSTGRESQL_PASSWORD and is never
 // printed.
+//
+// Code layout: the statements' text, the schema registry, the field to
+// column mapping, transactions and batch insert are the shared SQL layer
+// (src/db/sql/, one Dialect per server); this file keeps the libpq calls
+// (store, session), and src/db/postgresql/connection.h: the non-blocking libpq connection.
 #include <libpq-fe.h>
 
 #include <algorithm>
@@ -194,17 +199,8 @@ class PgStore final : public Store {
 
   std::unique_ptr<Session> NewSession(int) override;
 
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.scan = true;
-    c.persistent = true;
-    c.atomic_update = true;  // one UPDATE statement
-    c.waits_through_io = true;
-    c.native_batch_insert = true;  // multi-row INSERT ... ON CONFLICT
-    c.transactions = true;   // BEGIN ... COMMIT at postgresql.isolation
-    c.sql = true;            // Session::Sql (workload=sqlquery)
-    return c;
-  }
+  // BEGIN ... COMMIT at the isolation level; multi-row INSERTs; non-blocking.
+  Capabilities capabilities() const override { return sql::SqlCapabilities(true); }
 
   // pg_total_relation_size (heap, TOAST and index) of every table this
   // process used.
@@ -348,8 +344,7 @@ class PgSession final : public Session, sql::TxDriver, sql::BatchDriver {
     return Guard([&] {
       const std::int64_t deadline = DeadlineAfter(o_.timeout_ms);
       TableState* t = nullptr;
-      if (Status st = Table(table, deadline, &t); !st.ok()) return st;
-      if (Status st = MapFields(&t, table, values, deadline); !st.ok()) return st;
+      if (Status st = MappedTable(table, values, deadline, &t); !st.ok()) return st;
       Stmt* s = nullptr;
       Begin();
       const std::vector<int>& assigned = map_.assigned;
@@ -375,8 +370,7 @@ class PgSession final : public Session, sql::TxDriver, sql::BatchDriver {
     return Guard([&] {
       const std::int64_t deadline = DeadlineAfter(o_.timeout_ms);
       TableState* t = nullptr;
-      if (Status st = Table(table, deadline, &t); !st.ok()) return st;
-      if (Status st = MapFields(&t, table, values, deadline); !st.ok()) return st;
+      if (Status st = MappedTable(table, values, deadline, &t); !st.ok()) return st;
       const std::size_t columns = t->schema->columns.size();
       if (!t->insert) {
         t->insert.sql = sql::InsertSql(kDialect, *t->schema);
@@ -572,6 +566,12 @@ class PgSession final : public Session, sql::TxDriver, sql::BatchDriver {
     return Status::Ok();
   }
 
+  // The statements of `table` with `values` mapped to its columns (map_).
+  Status MappedTable(std::string_view table, std::span<const Field> values, std::int64_t deadline, TableState** t) {
+    if (Status st = Table(table, deadline, t); !st.ok()) return st;
+    return MapFields(t, table, values, deadline);
+  }
+
   // Maps the fields to columns (map_), adding missing columns first.
   Status MapFields(TableState** t, std::string_view table, std::span<const Field> values, std::int64_t deadline) {
     return sql::MapFields(t, values, &map_, [&](TableState** state) {
@@ -756,10 +756,7 @@ const BindingInfo& postgresql_binding() {
               {"postgresql.synchronous_commit", "true", "synchronous_commit on (true) or off (false)"},
               {"postgresql.sslmode", "disable", "libpq sslmode: disable, prefer or require"},
           },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        PgOptions o = ParseOptions(props);
-        return std::make_unique<PgStore>(o);
-      },
+      .open = sql::OpenStore<PgStore, ParseOptions>,
       .server = true,
   };
   return info;

@@ -63,6 +63,11 @@
 // that cannot be created, a file that cannot be opened or is not a database,
 // a journal mode that cannot be set) are thrown from `open` with a one-line
 // message naming the property and the path.
+//
+// Code layout: the statements' text, the schema registry, the field to
+// column mapping, transactions and batch insert are the shared SQL layer
+// (src/db/sql/, one Dialect per server); this file keeps the libsqlite3 calls
+// (store, session), and src/db/sqlite/driver.h: owned statements, options, opening a connection.
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -150,16 +155,8 @@ class SqliteStore final : public Store {
 
   std::unique_ptr<Session> NewSession(int) override;
 
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.scan = true;
-    c.persistent = true;
-    c.atomic_update = true;  // one UPDATE statement
-    c.native_batch_insert = true;  // one transaction
-    c.transactions = true;   // BEGIN IMMEDIATE ... COMMIT
-    c.sql = true;            // Session::Sql (workload=sqlquery)
-    return c;
-  }
+  // BEGIN IMMEDIATE ... COMMIT; a batch is one transaction.
+  Capabilities capabilities() const override { return sql::SqlCapabilities(false); }
 
   // Checkpoints the WAL into the database file (TRUNCATE: the WAL is then
   // empty), so the figure is the database's own size; then database file +
@@ -711,10 +708,7 @@ const BindingInfo& sqlite_binding() {
               {"sqlite.serialize_writes", "true",
                "queue this process's writes on a mutex rather than SQLite's sleeping busy handler (one writer anyway)"},
           },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        SqliteOptions o = ParseOptions(props);
-        return std::make_unique<SqliteStore>(o);
-      },
+      .open = sql::OpenStore<SqliteStore, ParseOptions>,
       .uses_dir = true,
   };
   return info;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include "core/status.h"
 #include "db/binding.h"
@@ -70,5 +71,28 @@ class BatchDriver {
 // first failure is the result.
 Status InsertInChunks(BatchDriver& driver, std::size_t records, std::size_t params_per_row, std::size_t max_params,
                       bool always_transaction = false);
+
+// What every SQL binding's store can do: scans, persistence, atomic
+// updates (one UPDATE statement), native batch insert, transactions and
+// Session::Sql (workload=sqlquery); `waits_through_io` for the bindings
+// whose connections wait through net/io.h (many clients per thread).
+inline Capabilities SqlCapabilities(bool waits_through_io) {
+  Capabilities c;
+  c.waits_through_io = waits_through_io;
+  c.scan = true;
+  c.persistent = true;
+  c.atomic_update = true;
+  c.native_batch_insert = true;
+  c.transactions = true;
+  c.sql = true;
+  return c;
+}
+
+// BindingInfo::open for a store made from its parsed options:
+// `.open = sql::OpenStore<MyStore, ParseOptions>`.
+template <typename StoreT, auto Parse>
+std::unique_ptr<Store> OpenStore(const Properties& props, const OpenContext&) {
+  return std::make_unique<StoreT>(Parse(props));
+}
 
 }  // namespace storebench::sql

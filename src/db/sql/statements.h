@@ -34,26 +34,13 @@ struct Dialect {
   bool add_column_if_not_exists = false;  // ALTER TABLE ... ADD COLUMN IF NOT EXISTS
 };
 
-// The three servers' dialects.
-inline constexpr Dialect kPostgresqlDialect{.quote = '"',
-                                           .numbered_params = true,
-                                           .key_type = "BYTEA",
-                                           .column_type = "BYTEA",
-                                           .upsert = Dialect::Upsert::kOnConflict,
-                                           .add_column_if_not_exists = true};
-inline constexpr Dialect kMariadbDialect{.quote = '`',
-                                        .numbered_params = false,
-                                        .key_type = "VARBINARY(255)",
-                                        .column_type = "LONGBLOB",
-                                        .table_suffix = " ENGINE=InnoDB",
-                                        .upsert = Dialect::Upsert::kOnDuplicateKey,
-                                        .add_column_if_not_exists = true};
-inline constexpr Dialect kSqliteDialect{.quote = '"',
-                                       .numbered_params = false,
-                                       .key_type = "VARCHAR(255)",
-                                       .column_type = "BLOB",
-                                       .upsert = Dialect::Upsert::kInsertOrReplace,
-                                       .add_column_if_not_exists = false};
+// The three servers' dialects, fields in Dialect's order: quote, numbered
+// parameters, key type, column type, table suffix, upsert, IF NOT EXISTS.
+using Upsert = Dialect::Upsert;
+inline constexpr Dialect kPostgresqlDialect{'"', true, "BYTEA", "BYTEA", "", Upsert::kOnConflict, true};
+inline constexpr Dialect kMariadbDialect{'`', false, "VARBINARY(255)", "LONGBLOB", " ENGINE=InnoDB",
+                                         Upsert::kOnDuplicateKey, true};
+inline constexpr Dialect kSqliteDialect{'"', false, "VARCHAR(255)", "BLOB", "", Upsert::kInsertOrReplace, false};
 
 // `text` enclosed in `quote`, any `quote` inside doubled: an identifier
 // ('"' or '`') or a string literal ('\'').
