@@ -94,7 +94,6 @@ constexpr const sql::Dialect& kDialect = sql::kPostgresqlDialect;
 std::string Quote(std::string_view id) { return sql::Identifier(kDialect, id); }
 
 constexpr std::size_t kMaxParams = 65535;        // bind parameters in one statement (the protocol's limit)
-constexpr std::size_t kMaxIdentifier = 63;       // NAMEDATALEN - 1
 constexpr std::int64_t kMaxFieldColumns = 1599;  // MaxHeapAttributeNumber (1600) minus the key
 
 std::string DefaultUser() {
@@ -125,52 +124,6 @@ PgOptions ParseOptions(const Properties& props) {
   o.fieldnameprefix = props.GetString("fieldnameprefix", "field");
   o.table = props.GetString("table", "usertable");
   return o;
-}
-
-// A table name PostgreSQL can take as an identifier (no NUL, not too long).
-bool ValidTableName(std::string_view t) {
-  return !t.empty() && t.size() <= kMaxIdentifier && t.find('\0') == std::string_view::npos;
-}
-
-// ---- Schema ------------------------------------------------------------------
-
-// Reads `table`'s columns. Returns false on failure; *schema null when the
-// table does not exist. A table without a YCSB_KEY column is a failure.
-bool LoadSchema(Connection* c, std::string_view table, std::int64_t deadline,
-                std::shared_ptr<TableSchema>* schema) {
-  Result r;
-  schema->reset();
-  if (!RunText(c,
-               "SELECT a.attname FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 "
-               "AND NOT a.attisdropped ORDER BY a.attnum",
-               {Quote(table)}, deadline, &r)) {
-    return false;
-  }
-  std::vector<std::string> names;
-  for (int i = 0; i < PQntuples(r.get()); ++i) names.emplace_back(PQgetvalue(r.get(), i, 0));
-  bool foreign = false;
-  *schema = sql::SchemaFromColumns(table, std::move(names), &foreign);
-  return !foreign;
-}
-
-// Loads `table`, creating it first when it does not exist. False on failure.
-bool LoadOrCreate(Connection* c, const PgOptions& o, std::string_view table, std::int64_t deadline,
-                  std::shared_ptr<TableSchema>* schema) {
-  if (!ValidTableName(table)) return false;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    if (!LoadSchema(c, table, deadline, schema)) return false;
-    if (*schema != nullptr) return true;
-    const std::vector<std::string> columns = sql::FieldColumns(o.fieldcount, o.fieldnameprefix);
-    for (const auto& col : columns) {
-      if (col.size() > kMaxIdentifier) return false;
-    }
-    Result r;
-    // Two sessions creating the same table at once may collide in the
-    // catalog (a unique violation): the table exists then, load it again.
-    RunSimple(c, sql::CreateTableSql(kDialect, table, columns), deadline, &r);
-    if (!c->connected()) return false;
-  }
-  return LoadSchema(c, table, deadline, schema) && *schema != nullptr;
 }
 
 // ---- The store -----------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "db/sql/statements.h"
 #include "measure/clock.h"
 #include "net/io.h"
 
@@ -232,6 +233,47 @@ bool RunText(Connection* c, const std::string& sql, const std::vector<std::strin
   }
   if (!c->Finish(deadline, out).ok()) return false;
   return c->Check(*out, PGRES_TUPLES_OK).ok();
+}
+
+bool ValidTableName(std::string_view t) {
+  return !t.empty() && t.size() <= kMaxIdentifier && t.find('\0') == std::string_view::npos;
+}
+
+// Reads the column names of `table` (quoted: to_regclass takes SQL syntax).
+bool LoadSchema(Connection* c, std::string_view table, std::int64_t deadline,
+                std::shared_ptr<sql::TableSchema>* schema) {
+  Result r;
+  schema->reset();
+  if (!RunText(c,
+               "SELECT a.attname FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 "
+               "AND NOT a.attisdropped ORDER BY a.attnum",
+               {sql::Identifier(sql::kPostgresqlDialect, table)}, deadline, &r)) {
+    return false;
+  }
+  std::vector<std::string> names;
+  for (int i = 0; i < PQntuples(r.get()); ++i) names.emplace_back(PQgetvalue(r.get(), i, 0));
+  bool foreign = false;
+  *schema = sql::SchemaFromColumns(table, std::move(names), &foreign);
+  return !foreign;
+}
+
+bool LoadOrCreate(Connection* c, const PgOptions& o, std::string_view table, std::int64_t deadline,
+                  std::shared_ptr<sql::TableSchema>* schema) {
+  if (!ValidTableName(table)) return false;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!LoadSchema(c, table, deadline, schema)) return false;
+    if (*schema != nullptr) return true;
+    const std::vector<std::string> columns = sql::FieldColumns(o.fieldcount, o.fieldnameprefix);
+    for (const auto& col : columns) {
+      if (col.size() > kMaxIdentifier) return false;
+    }
+    Result r;
+    // Two sessions creating the same table at once may collide in the
+    // catalog (a unique violation): the table exists then, load it again.
+    RunSimple(c, sql::CreateTableSql(sql::kPostgresqlDialect, table, columns), deadline, &r);
+    if (!c->connected()) return false;
+  }
+  return LoadSchema(c, table, deadline, schema) && *schema != nullptr;
 }
 
 }  // namespace storebench::pg

@@ -9,11 +9,15 @@
 
 #include <libpq-fe.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
+#include "db/sql/schema.h"
 
 namespace storebench::pg {
 
@@ -117,5 +121,20 @@ bool RunSimple(Connection* c, const std::string& sql, std::int64_t deadline, Res
 // Runs a query with text parameters and a text result.
 bool RunText(Connection* c, const std::string& sql, const std::vector<std::string>& params, std::int64_t deadline,
              Result* out);
+
+// ---- The catalog: the YCSB tables' schemas ----
+
+inline constexpr std::size_t kMaxIdentifier = 63;  // NAMEDATALEN - 1
+
+// A table name PostgreSQL can take as an identifier (no NUL, not too long).
+bool ValidTableName(std::string_view t);
+// Reads `table`'s columns. Returns false on failure; *schema null when the
+// table does not exist. A table without a YCSB_KEY column is a failure.
+bool LoadSchema(Connection* c, std::string_view table, std::int64_t deadline,
+                std::shared_ptr<sql::TableSchema>* schema);
+// Loads `table`, creating it first (o.fieldcount columns named
+// o.fieldnameprefix0..) when it does not exist. False on failure.
+bool LoadOrCreate(Connection* c, const PgOptions& o, std::string_view table, std::int64_t deadline,
+                  std::shared_ptr<sql::TableSchema>* schema);
 
 }  // namespace storebench::pg
