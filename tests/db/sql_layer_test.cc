@@ -9,9 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "db/sql/reconnect.h"
 #include "db/sql/schema.h"
 #include "db/sql/session.h"
 #include "db/sql/statements.h"
+#include "measure/clock.h"
 
 namespace storebench::sql {
 namespace {
@@ -197,6 +199,27 @@ TEST(SqlSessionTest, InsertInChunksWrapsSeveralStatementsInATransaction) {
   Recorder always;
   EXPECT_TRUE(InsertInChunks(always, 2, 1, 2, /*always_transaction=*/true).ok());
   EXPECT_EQ(always.calls, "BEGIN I0+2 COMMIT");
+}
+
+TEST(SqlReconnectTest, BackoffWaitsTenMillisecondsThenDoubles) {
+  using Late = ReconnectBackoff::Late;
+  ReconnectBackoff b;
+  const std::int64_t ms = 1'000'000;
+  EXPECT_TRUE(b.AwaitAttempt(SteadyClock::Now(), Late::kReturnAtOnce));  // never failed: at once
+  b.Failed();
+  EXPECT_FALSE(b.AwaitAttempt(SteadyClock::Now() + ms, Late::kReturnAtOnce));  // due in 10 ms
+  std::int64_t start = SteadyClock::Now();
+  EXPECT_FALSE(b.AwaitAttempt(start + 2 * ms, Late::kSleepToDeadline));
+  EXPECT_GE(SteadyClock::Now() - start, 2 * ms);  // slept to the deadline
+  start = SteadyClock::Now();
+  EXPECT_TRUE(b.AwaitAttempt(start + 1000 * ms, Late::kReturnAtOnce));
+  b.Failed();  // 20 ms now
+  start = SteadyClock::Now();
+  EXPECT_TRUE(b.AwaitAttempt(start + 1000 * ms, Late::kReturnAtOnce));
+  EXPECT_GE(SteadyClock::Now() - start, 15 * ms);
+  EXPECT_EQ(b.failures(), 2u);
+  b.Succeeded();
+  EXPECT_TRUE(b.AwaitAttempt(SteadyClock::Now(), Late::kReturnAtOnce));
 }
 
 }  // namespace

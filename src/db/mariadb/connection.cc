@@ -14,9 +14,6 @@
 namespace storebench::mariadb {
 namespace {
 
-constexpr std::int64_t kFirstBackoffNs = 10'000'000;
-constexpr std::int64_t kMaxBackoffNs = 1'000'000'000;
-
 // True for errors after which the connection is unusable: client-side
 // errors (CR_*: server gone, lost, out of sync) and the server going away.
 bool IsConnectionError(unsigned int err) {
@@ -109,24 +106,16 @@ bool Connection::Connect(std::string* error) {
 Status Connection::Ensure(bool* reconnected) {
   *reconnected = false;
   if (m_ != nullptr) return Status::Ok();
-  const std::int64_t now = SteadyClock::Now();
-  if (next_attempt_ns_ > now) {
-    if (next_attempt_ns_ > deadline_) {
-      if (deadline_ != io::kNoDeadline) io::SleepUntil(deadline_);
-      return Status(Status::kServiceUnavailable);
-    }
-    io::SleepUntil(next_attempt_ns_);
+  if (!backoff_.AwaitAttempt(deadline_, sql::ReconnectBackoff::Late::kSleepToDeadline)) {
+    return Status(Status::kServiceUnavailable);
   }
   std::string error;
   if (Connect(&error)) {
-    backoff_ns_ = 0;
-    next_attempt_ns_ = 0;
+    backoff_.Succeeded();
     *reconnected = true;
     return Status::Ok();
   }
-  failed_connects_++;
-  backoff_ns_ = backoff_ns_ == 0 ? kFirstBackoffNs : std::min(kMaxBackoffNs, backoff_ns_ * 2);
-  next_attempt_ns_ = SteadyClock::Now() + backoff_ns_;
+  backoff_.Failed();
   return Status(Status::kServiceUnavailable);
 }
 

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "core/status.h"
+#include "db/sql/reconnect.h"
 #include "db/sql/schema.h"
 
 namespace storebench::mariadb {
@@ -50,7 +51,7 @@ class Connection {
   void StartOp();
   // The server's error number of the last failure of this operation (0: none).
   unsigned int last_errno() const { return last_errno_; }
-  std::uint64_t reconnects() const { return failed_connects_; }
+  std::uint64_t reconnects() const { return backoff_.failures(); }
 
   // Connects until the deadline; false and *error ("<reason>") on failure.
   bool Connect(std::string* error);
@@ -105,9 +106,7 @@ class Connection {
   const MariadbOptions* opts_;
   MYSQL* m_ = nullptr;
   std::int64_t deadline_ = INT64_MAX;  // io::kNoDeadline
-  std::int64_t next_attempt_ns_ = 0;
-  std::int64_t backoff_ns_ = 0;
-  std::uint64_t failed_connects_ = 0;
+  sql::ReconnectBackoff backoff_;
   std::string last_error_;
   unsigned int last_errno_ = 0;};
 

@@ -11,9 +11,6 @@
 namespace storebench::pg {
 namespace {
 
-constexpr std::int64_t kFirstBackoffNs = 10'000'000;
-constexpr std::int64_t kMaxBackoffNs = 1'000'000'000;
-
 // Forgets a descriptor libpq is about to close (PQfinish closes it, not us),
 // so the fiber scheduler drops the fd before the number can be reused.
 void ForgetFd(int fd) { io::Forget(fd); }
@@ -102,23 +99,18 @@ bool Connection::Connect(std::int64_t deadline, std::string* error) {
   PQsetNoticeProcessor(
       conn_, [](void*, const char*) {}, nullptr);
   ++generation_;
-  backoff_ns_ = 0;
-  next_attempt_ns_ = 0;
+  backoff_.Succeeded();
   return true;
 }
 
 Status Connection::Ensure(std::int64_t deadline) {
   if (conn_ != nullptr) return Status::Ok();
-  std::int64_t now = Now();
-  if (next_attempt_ns_ > now) {
-    if (next_attempt_ns_ >= deadline) return Status(Status::kServiceUnavailable);
-    io::SleepUntil(next_attempt_ns_);
+  if (!backoff_.AwaitAttempt(deadline, sql::ReconnectBackoff::Late::kReturnAtOnce)) {
+    return Status(Status::kServiceUnavailable);
   }
   std::string error;
   if (Connect(deadline, &error)) return Status::Ok();
-  ++failed_connects_;
-  backoff_ns_ = backoff_ns_ == 0 ? kFirstBackoffNs : std::min(backoff_ns_ * 2, kMaxBackoffNs);
-  next_attempt_ns_ = Now() + backoff_ns_;
+  backoff_.Failed();
   return Status(Status::kServiceUnavailable);
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "db/sql/reconnect.h"
 #include "db/sql/schema.h"
 
 namespace storebench::pg {
@@ -97,7 +98,7 @@ class Connection {
   // Bumped by every successful connect: statements prepared on an older
   // generation must be prepared again.
   std::uint64_t generation() const { return generation_; }
-  std::uint64_t failed_connects() const { return failed_connects_; }
+  std::uint64_t failed_connects() const { return backoff_.failures(); }
   std::uint64_t timeouts() const { return timeouts_; }
 
  private:
@@ -109,9 +110,7 @@ class Connection {
   PGconn* conn_ = nullptr;
   int fd_ = -1;
   std::uint64_t generation_ = 0;
-  std::int64_t backoff_ns_ = 0;
-  std::int64_t next_attempt_ns_ = 0;
-  std::uint64_t failed_connects_ = 0;
+  sql::ReconnectBackoff backoff_;
   std::uint64_t timeouts_ = 0;
 };
 
