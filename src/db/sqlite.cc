@@ -63,6 +63,11 @@
 // that cannot be created, a file that cannot be opened or is not a database,
 // a journal mode that cannot be set) are thrown from `open` with a one-line
 // message naming the property and the path.
+//
+// Code layout: the statements' text, the schema registry, the field to
+// column mapping, transactions and batch insert are the shared SQL layer
+// (src/db/sql/, one Dialect per server); this file keeps the libsqlite3 calls
+// (store, session), and src/db/sqlite/driver.h: owned statements, options, opening a connection.
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -80,34 +85,29 @@
 
 #include "core/error.h"
 #include "db/binding.h"
-#include "db/sql_columns.h"
+#include "db/sql/columns.h"
+#include "db/sqlite/driver.h"
+#include "db/sql/schema.h"
+#include "db/sql/session.h"
+#include "db/sql/statements.h"
 #include "db/store_dir.h"
 
 namespace storebench {
 namespace {
 
-using sql::DecodeColumn;
-using sql::EncodeColumn;
+using sql::TableSchema;
+using namespace sqlite_driver;  // NOLINT: this binding's driver helpers
 
 constexpr char kDefaultDir[] = "storebench-data/sqlite";
 constexpr char kDefaultFile[] = "storebench.db";
 constexpr std::int64_t kDefaultCacheSize = -2000;  // SQLite's own default: 2000 KiB per connection
 constexpr std::int64_t kMaxFieldColumns = 1999;    // SQLITE_MAX_COLUMN (2000) minus the key
-constexpr std::size_t kStatementCacheSize = 32;    // per session and kind (selected reads, scans, updates)
 
-struct SqliteOptions {
-  std::string dir;
-  std::string file;
-  std::string path;  // dir + "/" + file
-  std::string journal_mode;
-  std::string synchronous;
-  std::int64_t cache_size = kDefaultCacheSize;
-  std::uint64_t mmap_size = 0;
-  std::int64_t busy_timeout_ms = 10000;
-  bool serialize_writes = true;
-  std::int64_t fieldcount = 10;
-  std::string fieldnameprefix = "field";
-};
+constexpr const sql::Dialect& kDialect = sql::kSqliteDialect;
+
+std::string Quote(std::string_view id) { return sql::Identifier(kDialect, id); }
+std::string QuoteString(std::string_view s) { return sql::Enclose(s, '\''); }
+
 
 SqliteOptions ParseOptions(const Properties& props) {
   SqliteOptions o;
@@ -138,172 +138,7 @@ SqliteOptions ParseOptions(const Properties& props) {
   return o;
 }
 
-// ---- SQL identifiers (field <-> column names: db/sql_columns.h) ----------
-
-// "name" with embedded quotes doubled: an SQL identifier.
-std::string Quote(std::string_view id) {
-  std::string out = "\"";
-  for (char c : id) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-  return out;
-}
-
-// ---- SQLite helpers --------------------------------------------------------
-
-Status FromCode(int rc) {
-  switch (rc & 0xff) {
-    case SQLITE_OK:
-    case SQLITE_DONE:
-    case SQLITE_ROW:
-      return Status::Ok();
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      return Status(Status::kServiceUnavailable);
-    default:
-      return Status::Error();
-  }
-}
-
-// Owns a prepared statement.
-class Stmt {
- public:
-  Stmt() = default;
-  explicit Stmt(sqlite3_stmt* s) : s_(s) {}
-  Stmt(Stmt&& o) noexcept : s_(o.s_) { o.s_ = nullptr; }
-  Stmt& operator=(Stmt&& o) noexcept {
-    if (this != &o) {
-      sqlite3_finalize(s_);
-      s_ = o.s_;
-      o.s_ = nullptr;
-    }
-    return *this;
-  }
-  ~Stmt() { sqlite3_finalize(s_); }
-  sqlite3_stmt* get() const { return s_; }
-  explicit operator bool() const { return s_ != nullptr; }
-
- private:
-  sqlite3_stmt* s_ = nullptr;
-};
-
-Stmt Prepare(sqlite3* db, const std::string& sql) {
-  sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v3(db, sql.c_str(), static_cast<int>(sql.size()) + 1, SQLITE_PREPARE_PERSISTENT, &s, nullptr) !=
-      SQLITE_OK) {
-    sqlite3_finalize(s);
-    return Stmt();
-  }
-  return Stmt(s);
-}
-
-// Binds bytes as a BLOB (a zero-length BLOB, not NULL, for empty data).
-int BindBytes(sqlite3_stmt* s, int i, std::string_view v) {
-  if (v.empty()) return sqlite3_bind_zeroblob(s, i, 0);
-  return sqlite3_bind_blob64(s, i, v.data(), v.size(), SQLITE_STATIC);
-}
-
-std::string_view ColumnBytes(sqlite3_stmt* s, int i) {
-  const void* p = sqlite3_column_blob(s, i);
-  int n = sqlite3_column_bytes(s, i);
-  if (p == nullptr || n <= 0) return {};
-  return std::string_view(static_cast<const char*>(p), static_cast<std::size_t>(n));
-}
-
-// Resets a statement after use (ends its read transaction) and drops the
-// bound pointers into the caller's buffers.
-class ResetOnExit {
- public:
-  explicit ResetOnExit(sqlite3_stmt* s) : s_(s) {}
-  ~ResetOnExit() {
-    sqlite3_reset(s_);
-    sqlite3_clear_bindings(s_);
-  }
-  ResetOnExit(const ResetOnExit&) = delete;
-  ResetOnExit& operator=(const ResetOnExit&) = delete;
-
- private:
-  sqlite3_stmt* s_;
-};
-
-std::string Message(sqlite3* db) { return db != nullptr ? sqlite3_errmsg(db) : "out of memory"; }
-
-// Runs SQL that returns no rows (or ignores them); false + *error on failure.
-bool Exec(sqlite3* db, const std::string& sql, std::string* error) {
-  char* msg = nullptr;
-  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg);
-  if (rc != SQLITE_OK) {
-    if (error != nullptr) *error = msg != nullptr ? msg : sqlite3_errstr(rc);
-    sqlite3_free(msg);
-    return false;
-  }
-  return true;
-}
-
-// The first column of the first row of `sql`, as text ("" if none).
-bool QueryText(sqlite3* db, const std::string& sql, std::string* out) {
-  Stmt s = Prepare(db, sql);
-  if (!s) return false;
-  int rc = sqlite3_step(s.get());
-  out->clear();
-  if (rc == SQLITE_ROW) {
-    const unsigned char* t = sqlite3_column_text(s.get(), 0);
-    if (t != nullptr) out->assign(reinterpret_cast<const char*>(t));
-    return true;
-  }
-  return rc == SQLITE_DONE;
-}
-
 // ---- The store -------------------------------------------------------------
-
-// One table's columns: field names (decoded) and column names (as in SQL).
-struct TableSchema {
-  std::string name;
-  std::vector<std::string> columns;
-  std::vector<std::string> fields;
-};
-
-class SqliteStore;
-
-// Opens a connection and applies the per-connection settings; SetupError.
-sqlite3* OpenConnection(const SqliteOptions& o, bool set_journal_mode) {
-  sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(o.path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                           nullptr);
-  if (rc != SQLITE_OK) {
-    std::string msg = Message(db);
-    sqlite3_close_v2(db);
-    throw SetupError("sqlite.dir/sqlite.file '" + o.path + "': cannot open the database: " + msg);
-  }
-  sqlite3_extended_result_codes(db, 0);
-  sqlite3_busy_timeout(db, static_cast<int>(o.busy_timeout_ms));
-  std::string error;
-  auto fail = [&](const std::string& what) {
-    sqlite3_close_v2(db);
-    throw SetupError("sqlite.dir/sqlite.file '" + o.path + "': " + what + ": " + error);
-  };
-  // The first statement reads the file: a file that is not a database fails here.
-  if (!Exec(db, "PRAGMA synchronous=" + o.synchronous, &error)) fail("cannot set sqlite.synchronous");
-  if (!Exec(db, "PRAGMA cache_size=" + std::to_string(o.cache_size), &error)) fail("cannot set sqlite.cache_size");
-  if (!Exec(db, "PRAGMA mmap_size=" + std::to_string(o.mmap_size), &error)) fail("cannot set sqlite.mmap_size");
-  // WAL is a property of the database file (set once, by the store);
-  // the other journal modes are per connection.
-  if (set_journal_mode || o.journal_mode != "WAL") {
-    std::string mode;
-    if (!QueryText(db, "PRAGMA journal_mode=" + o.journal_mode, &mode)) {
-      error = Message(db);
-      fail("cannot set sqlite.journal_mode");
-    }
-    for (char& c : mode) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (mode != o.journal_mode) {
-      error = "the database stays in journal_mode " + mode + " (leaving WAL needs every other connection closed)";
-      fail("cannot set sqlite.journal_mode=" + o.journal_mode);
-    }
-  }
-  return db;
-}
 
 class SqliteStore final : public Store {
  public:
@@ -320,16 +155,8 @@ class SqliteStore final : public Store {
 
   std::unique_ptr<Session> NewSession(int) override;
 
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.scan = true;
-    c.persistent = true;
-    c.atomic_update = true;  // one UPDATE statement
-    c.native_batch_insert = true;  // one transaction
-    c.transactions = true;   // BEGIN IMMEDIATE ... COMMIT
-    c.sql = true;            // Session::Sql (workload=sqlquery)
-    return c;
-  }
+  // BEGIN IMMEDIATE ... COMMIT; a batch is one transaction.
+  Capabilities capabilities() const override { return sql::SqlCapabilities(false); }
 
   // Checkpoints the WAL into the database file (TRUNCATE: the WAL is then
   // empty), so the figure is the database's own size; then database file +
@@ -393,7 +220,7 @@ class SqliteStore final : public Store {
   // --- used by sessions ---
 
   const SqliteOptions& options() const { return opts_; }
-  std::uint64_t version() const { return version_.load(std::memory_order_acquire); }
+  std::uint64_t version() const { return tables_.version(); }
 
   // Holds this process's write lock (when sqlite.serialize_writes).
   std::unique_lock<std::mutex> WriteLock() {
@@ -405,19 +232,15 @@ class SqliteStore final : public Store {
   std::shared_ptr<const TableSchema> GetTable(std::string_view table, bool create, bool* error) {
     *error = false;
     std::lock_guard lock(schema_mu_);
-    auto it = tables_.find(table);
-    if (it != tables_.end()) return it->second;
+    if (auto known = tables_.Find(table)) return known;
     if (admin_ == nullptr) {
       *error = true;
       return nullptr;
     }
     auto schema = LoadSchema(table, error);
     if (schema == nullptr && !*error && create) {
-      std::string sql = "CREATE TABLE IF NOT EXISTS " + Quote(table) + "(YCSB_KEY VARCHAR(255) PRIMARY KEY";
-      for (std::int64_t i = 0; i < opts_.fieldcount; ++i) {
-        sql += ", " + Quote(EncodeColumn(opts_.fieldnameprefix + std::to_string(i))) + " BLOB";
-      }
-      sql += ")";
+      const std::string sql =
+          sql::CreateTableSql(kDialect, table, sql::FieldColumns(opts_.fieldcount, opts_.fieldnameprefix));
       std::unique_lock writes = WriteLock();
       if (!Exec(admin_, sql, nullptr)) {
         *error = true;
@@ -427,7 +250,7 @@ class SqliteStore final : public Store {
       schema = LoadSchema(table, error);
     }
     if (schema == nullptr) return nullptr;
-    tables_.emplace(std::string(table), schema);  // no session has state for it: no version change
+    tables_.Put(schema, false);  // no session has state for it: no version change
     return schema;
   }
 
@@ -449,33 +272,21 @@ class SqliteStore final : public Store {
     for (std::string_view f : fields) {
       if (std::find(schema->fields.begin(), schema->fields.end(), f) != schema->fields.end()) continue;
       std::unique_lock writes = WriteLock();
-      if (!Exec(admin_, "ALTER TABLE " + Quote(table) + " ADD COLUMN " + Quote(EncodeColumn(f)) + " BLOB", nullptr)) {
-        return false;
-      }
+      const std::vector<std::string> column{sql::EncodeColumn(f)};
+      if (!Exec(admin_, sql::AddColumnsSql(kDialect, table, column), nullptr)) return false;
       added = true;
       auto copy = std::make_shared<TableSchema>(*schema);
-      copy->columns.push_back(EncodeColumn(f));
+      copy->columns.push_back(column[0]);
       copy->fields.emplace_back(f);
       schema = copy;
     }
     if (added) schema = LoadSchema(table, &error);
     if (schema == nullptr) return false;
-    tables_[std::string(table)] = schema;
-    version_.fetch_add(1, std::memory_order_acq_rel);
+    tables_.Put(schema, true);
     return true;
   }
 
  private:
-  static std::string QuoteString(std::string_view s) {
-    std::string out = "'";
-    for (char c : s) {
-      if (c == '\'') out.push_back('\'');
-      out.push_back(c);
-    }
-    out.push_back('\'');
-    return out;
-  }
-
   // Reads the table's columns from the database (nullptr when the table does
   // not exist; *error on failure or when it has no YCSB_KEY column).
   std::shared_ptr<TableSchema> LoadSchema(std::string_view table, bool* error) {
@@ -484,60 +295,43 @@ class SqliteStore final : public Store {
       *error = true;
       return nullptr;
     }
-    auto schema = std::make_shared<TableSchema>();
-    schema->name = std::string(table);
-    bool has_key = false;
+    std::vector<std::string> names;
     int rc;
     while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
-      std::string col(reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0)));
-      if (sqlite3_stricmp(col.c_str(), "YCSB_KEY") == 0) {  // the key column itself, not an encoded field
-        has_key = true;
-        continue;
-      }
-      schema->fields.push_back(DecodeColumn(col));
-      schema->columns.push_back(std::move(col));
+      names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0)));
     }
     if (rc != SQLITE_DONE) {
       *error = true;
       return nullptr;
     }
-    if (!has_key) {
-      *error = !schema->columns.empty();  // a table without YCSB_KEY is not ours
-      return nullptr;
-    }
-    return schema;
+    return sql::SchemaFromColumns(table, std::move(names), error);  // a table without YCSB_KEY is not ours
   }
 
   SqliteOptions opts_;
-  std::mutex schema_mu_;  // guards admin_ and tables_
+  std::mutex schema_mu_;  // guards admin_ (and makes GetTable/AddColumns atomic)
   sqlite3* admin_ = nullptr;
-  std::map<std::string, std::shared_ptr<const TableSchema>, std::less<>> tables_;
-  std::atomic<std::uint64_t> version_{1};
+  sql::SchemaRegistry tables_;
   std::mutex write_mu_;
 };
 
 // ---- The session -----------------------------------------------------------
 
-// A prepared statement for one column list (selected reads, scans, updates).
-struct CachedStmt {
-  std::vector<int> columns;
-  Stmt stmt;
-};
+using CachedStmts = std::vector<sql::CachedStmt<Stmt>>;
 
 // A session's prepared statements for one table, valid for one schema version.
 struct TableState {
   std::shared_ptr<const TableSchema> schema;
   Stmt insert, read_all, scan_all, remove;
-  std::vector<CachedStmt> reads, scans, updates;
+  CachedStmts reads, scans, updates;
 };
 
-class SqliteSession final : public Session {
+class SqliteSession final : public Session, sql::TxDriver, sql::BatchDriver {
  public:
   explicit SqliteSession(SqliteStore* store) : store_(store) {
     db_ = OpenConnection(store->options(), false);
   }
   ~SqliteSession() override {
-    tables_.clear();  // finalize every statement first
+    tables_.Clear();  // finalize every statement first
     sql_cache_.clear();
     begin_ = Stmt();
     commit_ = Stmt();
@@ -545,29 +339,12 @@ class SqliteSession final : public Session {
     sqlite3_close_v2(db_);  // rolls back a transaction left open
   }
 
-  Status Begin(const TxOptions&) override {
-    return Guard([&] {
-      if (in_tx_) return Status::Error();
-      tx_lock_ = store_->WriteLock();
-      const int rc = sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
-      if (rc != SQLITE_OK) {
-        tx_lock_ = std::unique_lock<std::mutex>();
-        return FromCode(rc);
-      }
-      in_tx_ = true;
-      return Status::Ok();
-    });
-  }
-  Status Commit() override {
-    return Guard([&] {
-      if (!in_tx_) return Status::Error();
-      const int rc = sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
-      if (rc != SQLITE_OK) return FromCode(rc);  // still open: Abort rolls it back
-      in_tx_ = false;
-      tx_lock_ = std::unique_lock<std::mutex>();
-      return Status::Ok();
-    });
-  }
+  // A transaction holds the process's write lock from BEGIN IMMEDIATE to
+  // COMMIT or ROLLBACK; a COMMIT that fails (BUSY) leaves it open for Abort.
+  Status Begin(const TxOptions& options) override { return Guard([&] { return tx_.Begin(*this, options); }); }
+  Status Commit() override { return Guard([&] { return tx_.Commit(*this); }); }
+  Status Abort() override { return Guard([&] { return tx_.Abort(*this); }); }
+
   // workload=sqlquery's statements: INSERT/UPDATE/DELETE/SELECT prepared
   // once per session (keyed by their text); anything else (DDL) prepared,
   // run and finalized. Writes take the process's write lock as above.
@@ -603,22 +380,12 @@ class SqliteSession final : public Session {
         if (rc != SQLITE_OK) return Status::Error();
       }
       const bool read_only = sqlite3_stmt_readonly(s) != 0;
-      std::unique_lock lock = read_only || in_tx_ ? std::unique_lock<std::mutex>() : store_->WriteLock();
+      std::unique_lock lock = read_only || tx_.open() ? std::unique_lock<std::mutex>() : store_->WriteLock();
       int rc;
       std::uint64_t n = 0;
       while ((rc = sqlite3_step(s)) == SQLITE_ROW) ++n;
       if (rc != SQLITE_DONE) return FromCode(rc);
       *rows = dml && !sql.starts_with("SELECT") ? static_cast<std::uint64_t>(sqlite3_changes(db_)) : n;
-      return Status::Ok();
-    });
-  }
-
-  Status Abort() override {
-    return Guard([&] {
-      if (!in_tx_) return Status::Ok();
-      in_tx_ = false;
-      if (sqlite3_get_autocommit(db_) == 0) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-      tx_lock_ = std::unique_lock<std::mutex>();
       return Status::Ok();
     });
   }
@@ -674,8 +441,9 @@ class SqliteSession final : public Session {
       TableState* t = Table(table, false);
       if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
       if (values.empty()) return Exists(t, key);
-      if (!MapFields(&t, table, values)) return Status::Error();
-      sqlite3_stmt* s = UpdateStmt(t);
+      if (!MapFields(&t, table, values).ok()) return Status::Error();
+      sqlite3_stmt* s =
+          Cached(&t->updates, map_.columns, [&] { return sql::UpdateSql(kDialect, *t->schema, map_.columns); });
       if (s == nullptr) return Status::Error();
       ResetOnExit reset(s);
       int i = 1;
@@ -694,13 +462,13 @@ class SqliteSession final : public Session {
     return Guard([&] {
       TableState* t = Table(table, true);
       if (t == nullptr) return Status::Error();
-      if (!MapFields(&t, table, values)) return Status::Error();
+      if (!MapFields(&t, table, values).ok()) return Status::Error();
       sqlite3_stmt* s = InsertStmt(t);
       if (s == nullptr) return Status::Error();
       ResetOnExit reset(s);  // clears the bindings too: absent fields are NULL
       if (BindBytes(s, 1, key) != SQLITE_OK) return Status::Error();
       for (std::size_t i = 0; i < values.size(); ++i) {
-        if (BindBytes(s, columns_[i] + 2, values[i].value) != SQLITE_OK) return Status::Error();
+        if (BindBytes(s, map_.columns[i] + 2, values[i].value) != SQLITE_OK) return Status::Error();
       }
       int changes = 0;
       return StepWrite(s, &changes);
@@ -716,39 +484,16 @@ class SqliteSession final : public Session {
       TableState* t = Table(table, true);
       if (t == nullptr) return Status::Error();
       for (std::size_t r = 0; r < batch.size(); ++r) {
-        if (!MapFields(&t, table, batch.values(r))) return Status::Error();
+        if (!MapFields(&t, table, batch.values(r)).ok()) return Status::Error();
       }
       if (!begin_) begin_ = Prepare(db_, "BEGIN IMMEDIATE");
       if (!commit_) commit_ = Prepare(db_, "COMMIT");
       if (!rollback_) rollback_ = Prepare(db_, "ROLLBACK");
       sqlite3_stmt* s = InsertStmt(t);
       if (!begin_ || !commit_ || !rollback_ || s == nullptr) return Status::Error();
-      std::unique_lock lock = store_->WriteLock();
-      if (int rc = Step(begin_.get()); rc != SQLITE_DONE) return FromCode(rc);
-      Status st = Status::Ok();
-      for (std::size_t r = 0; r < batch.size() && st.ok(); ++r) {
-        std::span<const Field> values = batch.values(r);
-        ResetOnExit reset(s);
-        if (BindBytes(s, 1, batch.key(r)) != SQLITE_OK) {
-          st = Status::Error();
-          break;
-        }
-        for (const Field& f : values) {
-          // The columns exist (added above; columns are never dropped).
-          const int c = FindColumn(*t->schema, f.name, 0);
-          if (c < 0 || BindBytes(s, c + 2, f.value) != SQLITE_OK) {
-            st = Status::Error();
-            break;
-          }
-        }
-        if (st.ok()) {
-          if (int rc = sqlite3_step(s); rc != SQLITE_DONE) st = FromCode(rc);
-        }
-      }
-      if (st.ok()) {
-        if (int rc = Step(commit_.get()); rc != SQLITE_DONE) st = FromCode(rc);
-      }
-      if (!st.ok()) Step(rollback_.get());  // no-op (an error) if COMMIT ended it
+      batch_ = {&batch, t, s};
+      Status st = sql::InsertInChunks(*this, batch.size(), 1, batch.size(), /*always_transaction=*/true);
+      batch_lock_ = std::unique_lock<std::mutex>();
       return st;
     });
   }
@@ -758,7 +503,7 @@ class SqliteSession final : public Session {
       TableState* t = Table(table, false);
       if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
       if (!t->remove) {
-        t->remove = Prepare(db_, "DELETE FROM " + Quote(t->schema->name) + " WHERE YCSB_KEY=?");
+        t->remove = Prepare(db_, sql::DeleteSql(kDialect, t->schema->name));
         if (!t->remove) return Status::Error();
       }
       sqlite3_stmt* s = t->remove.get();
@@ -772,71 +517,91 @@ class SqliteSession final : public Session {
   }
 
  private:
+  // ---- sql::TxDriver ----
+  Status StartTransaction() override {
+    tx_lock_ = store_->WriteLock();
+    const int rc = sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) {
+      tx_lock_ = std::unique_lock<std::mutex>();
+      return FromCode(rc);
+    }
+    return Status::Ok();
+  }
+  Status EndTransaction(bool commit) override {
+    if (commit) {
+      const int rc = sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+      if (rc != SQLITE_OK) return FromCode(rc);  // still open: Abort rolls it back
+    } else if (sqlite3_get_autocommit(db_) == 0) {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    tx_lock_ = std::unique_lock<std::mutex>();
+    return Status::Ok();
+  }
+
+  // ---- sql::BatchDriver: every record with Insert's statement in one
+  // transaction (BEGIN IMMEDIATE ... COMMIT, under the process's write lock).
+  struct Batch {
+    const RecordBatch* records = nullptr;
+    TableState* state = nullptr;
+    sqlite3_stmt* insert = nullptr;
+  };
+  Status BeginBatch() override {
+    batch_lock_ = store_->WriteLock();
+    if (int rc = Step(begin_.get()); rc != SQLITE_DONE) return FromCode(rc);
+    return Status::Ok();
+  }
+  Status InsertRows(std::size_t first, std::size_t rows) override {
+    sqlite3_stmt* s = batch_.insert;
+    Status st = Status::Ok();
+    for (std::size_t r = first; r < first + rows && st.ok(); ++r) {
+      std::span<const Field> values = batch_.records->values(r);
+      ResetOnExit reset(s);
+      if (BindBytes(s, 1, batch_.records->key(r)) != SQLITE_OK) return Status::Error();
+      for (const Field& f : values) {
+        // The columns exist (added above; columns are never dropped).
+        const int c = sql::FindColumn(*batch_.state->schema, f.name);
+        if (c < 0 || BindBytes(s, c + 2, f.value) != SQLITE_OK) return Status::Error();
+      }
+      if (int rc = sqlite3_step(s); rc != SQLITE_DONE) st = FromCode(rc);
+    }
+    return st;
+  }
+  Status CommitBatch() override {
+    if (int rc = Step(commit_.get()); rc != SQLITE_DONE) {
+      Step(rollback_.get());
+      return FromCode(rc);
+    }
+    return Status::Ok();
+  }
+  void RollbackBatch() override { Step(rollback_.get()); }  // no-op (an error) if COMMIT ended it
+
   // The statements of `table` for the current schema version; nullptr when
   // the table does not exist and !create, or on failure (table_error_).
   TableState* Table(std::string_view table, bool create) {
     table_error_ = false;
-    std::uint64_t v = store_->version();
-    if (v != version_) {
-      tables_.clear();  // the schema changed: re-prepare everything
-      version_ = v;
-    }
-    for (auto& t : tables_) {
-      if (t->schema->name == table) return t.get();
-    }
+    if (TableState* t = tables_.Find(table, store_->version())) return t;
     bool error = false;
     auto schema = store_->GetTable(table, create, &error);
     if (schema == nullptr) {
       table_error_ = error || create;
       return nullptr;
     }
-    auto state = std::make_unique<TableState>();
-    state->schema = std::move(schema);
-    tables_.push_back(std::move(state));
-    return tables_.back().get();
+    return tables_.Add(std::move(schema));
   }
 
-  // Column index of `field`, trying `hint` first; -1 when none.
-  static int FindColumn(const TableSchema& schema, std::string_view field, std::size_t hint) {
-    const auto& fields = schema.fields;
-    if (hint < fields.size() && fields[hint] == field) return static_cast<int>(hint);
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-      if (fields[i] == field) return static_cast<int>(i);
-    }
-    return -1;
-  }
-
-  // Fills columns_ with the column of each field, adding the missing ones
-  // to the table first (then *t is the re-fetched table state).
-  bool MapFields(TableState** t, std::string_view table, std::span<const Field> values) {
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      columns_.clear();
-      missing_.clear();
-      std::size_t hint = 0;
-      for (const Field& f : values) {
-        int c = FindColumn(*(*t)->schema, f.name, hint);
-        if (c < 0) missing_.push_back(f.name);
-        columns_.push_back(c);
-        hint = static_cast<std::size_t>(c + 1);
-      }
-      if (missing_.empty()) return true;
-      if (attempt > 0 || !store_->AddColumns(table, missing_)) return false;
-      *t = Table(table, false);
-      if (*t == nullptr) return false;
-    }
-    return false;
+  // Maps the fields to columns (map_), adding the missing ones to the table
+  // first (then *t is the re-fetched table state).
+  Status MapFields(TableState** t, std::string_view table, std::span<const Field> values) {
+    return sql::MapFields(t, values, &map_, [&](TableState** state) {
+      if (!store_->AddColumns(table, map_.missing)) return Status::Error();
+      *state = Table(table, false);
+      return *state != nullptr ? Status::Ok() : Status::Error();
+    });
   }
 
   // INSERT OR REPLACE INTO t(YCSB_KEY, every column) VALUES(?, ...), prepared once per schema.
   sqlite3_stmt* InsertStmt(TableState* t) {
-    if (!t->insert) {
-      std::string sql = "INSERT OR REPLACE INTO " + Quote(t->schema->name) + "(YCSB_KEY";
-      for (const auto& c : t->schema->columns) sql += ", " + Quote(c);
-      sql += ") VALUES(?";
-      for (std::size_t i = 0; i < t->schema->columns.size(); ++i) sql += ", ?";
-      sql += ")";
-      t->insert = Prepare(db_, sql);
-    }
+    if (!t->insert) t->insert = Prepare(db_, sql::InsertSql(kDialect, *t->schema));
     return t->insert.get();
   }
 
@@ -847,62 +612,23 @@ class SqliteSession final : public Session {
     return rc;
   }
 
-  // "SELECT YCSB_KEY, <cols> FROM t WHERE ..." for reads or scans.
-  std::string SelectSql(const TableState* t, const std::vector<int>* cols, bool scan) const {
-    std::string sql = "SELECT YCSB_KEY";
-    const auto& columns = t->schema->columns;
-    if (cols == nullptr) {
-      for (const auto& c : columns) sql += ", " + Quote(c);
-    } else {
-      for (int i : *cols) sql += ", " + Quote(columns[static_cast<std::size_t>(i)]);
-    }
-    sql += " FROM " + Quote(t->schema->name);
-    sql += scan ? " WHERE YCSB_KEY>=? ORDER BY YCSB_KEY LIMIT ?" : " WHERE YCSB_KEY=?";
-    return sql;
-  }
-
   sqlite3_stmt* AllStmt(TableState* t, Stmt* slot, bool scan) {
-    if (!*slot) *slot = Prepare(db_, SelectSql(t, nullptr, scan));
+    if (!*slot) *slot = Prepare(db_, sql::SelectSql(kDialect, *t->schema, nullptr, scan));
     return slot->get();
   }
 
   // The statement selecting the columns named by `fields` (in column
   // order; names that are not columns are ignored). selected_ holds them.
   sqlite3_stmt* SelectedStmt(TableState* t, const FieldSelector& fields, bool scan) {
-    selected_.clear();
-    for (std::string_view n : fields.names) {
-      int c = FindColumn(*t->schema, n, 0);
-      if (c >= 0) selected_.push_back(c);
-    }
-    std::sort(selected_.begin(), selected_.end());
-    selected_.erase(std::unique(selected_.begin(), selected_.end()), selected_.end());
-    auto& cache = scan ? t->scans : t->reads;
-    return Cached(&cache, selected_, [&] { return SelectSql(t, &selected_, scan); });
-  }
-
-  // UPDATE t SET c=?, ... WHERE YCSB_KEY=? for the columns in columns_
-  // (in the given order: for a repeated field SQLite keeps the last).
-  sqlite3_stmt* UpdateStmt(TableState* t) {
-    return Cached(&t->updates, columns_, [&] {
-      std::string sql = "UPDATE " + Quote(t->schema->name) + " SET ";
-      for (std::size_t i = 0; i < columns_.size(); ++i) {
-        sql += (i ? ", " : "") + Quote(t->schema->columns[static_cast<std::size_t>(columns_[i])]) + "=?";
-      }
-      sql += " WHERE YCSB_KEY=?";
-      return sql;
-    });
+    sql::SelectColumns(*t->schema, fields, &selected_);
+    return Cached(scan ? &t->scans : &t->reads, selected_,
+                  [&] { return sql::SelectSql(kDialect, *t->schema, &selected_, scan); });
   }
 
   template <typename MakeSql>
-  sqlite3_stmt* Cached(std::vector<CachedStmt>* cache, const std::vector<int>& cols, MakeSql make_sql) {
-    for (auto& e : *cache) {
-      if (e.columns == cols) return e.stmt.get();
-    }
-    Stmt s = Prepare(db_, make_sql());
-    if (!s) return nullptr;
-    if (cache->size() >= kStatementCacheSize) cache->erase(cache->begin());
-    cache->push_back({cols, std::move(s)});
-    return cache->back().stmt.get();
+  sqlite3_stmt* Cached(CachedStmts* cache, const std::vector<int>& cols, MakeSql make_sql) {
+    Stmt* s = sql::CachedStatement(cache, cols, [&] { return Prepare(db_, make_sql()); });
+    return s != nullptr ? s->get() : nullptr;
   }
 
   // Adds the non-NULL columns of the current row (after YCSB_KEY).
@@ -920,7 +646,8 @@ class SqliteSession final : public Session {
   // Update without fields: NOT_FOUND unless the record exists.
   Status Exists(TableState* t, std::string_view key) {
     selected_.clear();
-    sqlite3_stmt* s = Cached(&t->reads, selected_, [&] { return SelectSql(t, &selected_, false); });
+    sqlite3_stmt* s =
+        Cached(&t->reads, selected_, [&] { return sql::SelectSql(kDialect, *t->schema, &selected_, false); });
     if (s == nullptr) return Status::Error();
     ResetOnExit reset(s);
     if (BindBytes(s, 1, key) != SQLITE_OK) return Status::Error();
@@ -932,7 +659,7 @@ class SqliteSession final : public Session {
   // Steps a write statement under the process's write lock.
   Status StepWrite(sqlite3_stmt* s, int* changes) {
     // A transaction holds the write lock already (tx_lock_).
-    std::unique_lock lock = in_tx_ ? std::unique_lock<std::mutex>() : store_->WriteLock();
+    std::unique_lock lock = tx_.open() ? std::unique_lock<std::mutex>() : store_->WriteLock();
     int rc = sqlite3_step(s);
     *changes = sqlite3_changes(db_);
     return rc == SQLITE_DONE ? Status::Ok() : FromCode(rc);
@@ -940,14 +667,14 @@ class SqliteSession final : public Session {
 
   SqliteStore* store_;
   sqlite3* db_ = nullptr;
-  std::uint64_t version_ = 0;
-  std::vector<std::unique_ptr<TableState>> tables_;
+  sql::TableStates<TableState> tables_;
   bool table_error_ = false;
-  std::vector<int> columns_;    // column of each field of an insert/update
-  std::vector<int> selected_;   // columns of a selected read/scan
-  std::vector<std::string_view> missing_;  // fields without a column
-  Stmt begin_, commit_, rollback_;          // BatchInsert's transaction
-  bool in_tx_ = false;                     // between Begin and Commit/Abort
+  sql::FieldMap map_;                      // the fields of an insert/update and their columns
+  std::vector<int> selected_;              // columns of a selected read/scan
+  Stmt begin_, commit_, rollback_;         // BatchInsert's transaction
+  Batch batch_;                            // during BatchInsert
+  std::unique_lock<std::mutex> batch_lock_;  // the process's write lock, held by BatchInsert
+  sql::Transaction tx_{/*failed_commit_stays_open=*/true};
   std::unique_lock<std::mutex> tx_lock_;   // the process's write lock, held by a transaction
   std::vector<std::pair<std::string, Stmt>> sql_cache_;  // Sql's prepared statements, by text
 };
@@ -981,10 +708,7 @@ const BindingInfo& sqlite_binding() {
               {"sqlite.serialize_writes", "true",
                "queue this process's writes on a mutex rather than SQLite's sleeping busy handler (one writer anyway)"},
           },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        SqliteOptions o = ParseOptions(props);
-        return std::make_unique<SqliteStore>(o);
-      },
+      .open = sql::OpenStore<SqliteStore, ParseOptions>,
       .uses_dir = true,
   };
   return info;

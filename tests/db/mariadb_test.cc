@@ -25,6 +25,7 @@
 #include "core/error.h"
 #include "db/binding.h"
 #include "db/registry.h"
+#include "db/sql_test_util.h"
 #include "test_util.h"
 
 namespace storebench {
@@ -34,31 +35,13 @@ namespace fs = std::filesystem;
 using test_util::PropsOf;
 using test_util::SettingOf;
 using test_util::Settings;
-using Owned = std::vector<std::pair<std::string, std::string>>;
+using test_util::FieldsOf;
+using test_util::Insert;
+using test_util::Owned;
+using test_util::Update;
 using Clock = std::chrono::steady_clock;
 
 const BindingInfo& Binding() { return FindBinding("mariadb"); }
-
-Status Insert(Session* s, const std::string& table, const std::string& key, const Owned& rec) {
-  std::vector<Field> v;
-  for (const auto& [n, val] : rec) v.push_back({n, val});
-  return s->Insert(table, key, v);
-}
-
-Status Update(Session* s, const std::string& table, const std::string& key, const Owned& rec) {
-  std::vector<Field> v;
-  for (const auto& [n, val] : rec) v.push_back({n, val});
-  return s->Update(table, key, v);
-}
-
-Owned FieldsOf(const RecordSet& rs, std::size_t r) {
-  Owned out;
-  for (std::size_t i = 0; i < rs.field_count(r); ++i) {
-    Field f = rs.field(r, i);
-    out.emplace_back(std::string(f.name), std::string(f.value));
-  }
-  return out;
-}
 
 double SecondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 

@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "db/binding.h"
 #include "db/registry.h"
+#include "db/sql_test_util.h"
 #include "test_util.h"
 
 namespace storebench {
@@ -138,8 +139,7 @@ TEST(PostgresqlTest, RoundTripWithBinaryKeysValuesAndNewFields) {
   Pairs s;
   STOREBENCH_NEED_SERVER("postgresql", s);
   const std::string table = test_util::UniqueTable("pg");
-  Properties p = PropsOf(s);
-  p.Set("table", table);
+  Properties p = test_util::PropsWithTable(s, table);
   auto store = Open(p);
   EXPECT_TRUE(store->capabilities().waits_through_io);
   EXPECT_TRUE(store->capabilities().persistent);
@@ -227,8 +227,7 @@ TEST(PostgresqlTest, OperationTimesOutOnALockedTableThenRecovers) {
   Pairs s;
   STOREBENCH_NEED_SERVER("postgresql", s);
   const std::string table = test_util::UniqueTable("pg");
-  Properties p = PropsOf(s);
-  p.Set("table", table);
+  Properties p = test_util::PropsWithTable(s, table);
   p.Set("postgresql.timeout_ms", "500");
   auto store = Open(p);
   auto session = store->NewSession(0);
@@ -317,8 +316,7 @@ TEST(PostgresqlTest, BatchInsertIsOneTransaction) {
   Pairs s;
   STOREBENCH_NEED_SERVER("postgresql", s);
   const std::string table = test_util::UniqueTable("pgb");
-  Properties p = PropsOf(s);
-  p.Set("table", table);
+  Properties p = test_util::PropsWithTable(s, table);
   auto store = Open(p);
   EXPECT_TRUE(store->capabilities().native_batch_insert);
   auto session = store->NewSession(0);

@@ -17,22 +17,15 @@
 #include "db/binding.h"
 #include "db/binding_test_util.h"
 #include "db/registry.h"
+#include "db/sql_test_util.h"
 
 namespace storebench {
 namespace {
 
 namespace fs = std::filesystem;
 
-using Owned = std::vector<std::pair<std::string, std::string>>;
-
-Owned FieldsOf(const RecordSet& rs, std::size_t r) {
-  Owned out;
-  for (std::size_t i = 0; i < rs.field_count(r); ++i) {
-    Field f = rs.field(r, i);
-    out.emplace_back(std::string(f.name), std::string(f.value));
-  }
-  return out;
-}
+using test_util::FieldsOf;
+using test_util::Owned;
 
 class SqliteTest : public test_util::BindingTest {
  protected:
@@ -40,14 +33,10 @@ class SqliteTest : public test_util::BindingTest {
 
   std::string DbPath(const std::string& sub = "db") const { return root_ + "/" + sub + "/storebench.db"; }
   static Status Insert(Session* s, const std::string& key, const Owned& rec, const std::string& table = "usertable") {
-    std::vector<Field> v;
-    for (const auto& [n, val] : rec) v.push_back({n, val});
-    return s->Insert(table, key, v);
+    return test_util::Insert(s, table, key, rec);
   }
   static Status Update(Session* s, const std::string& key, const Owned& rec) {
-    std::vector<Field> v;
-    for (const auto& [n, val] : rec) v.push_back({n, val});
-    return s->Update("usertable", key, v);
+    return test_util::Update(s, "usertable", key, rec);
   }
 
   // A raw connection to the database file, to look at what the binding wrote.

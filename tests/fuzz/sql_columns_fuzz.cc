@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "db/sql_columns.h"
+#include "db/sql/columns.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view column(reinterpret_cast<const char*>(data), size);

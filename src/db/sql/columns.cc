@@ -1,4 +1,4 @@
-#include "db/sql_columns.h"
+#include "db/sql/columns.h"
 
 #include <cctype>
 
