@@ -211,12 +211,11 @@ ClosedEconomyWorkload::ClosedEconomyWorkload(const ClosedEconomyOptions& opts)
 
 std::vector<OpType> ClosedEconomyWorkload::OpTypes(bool loading) const {
   if (loading) return {OpType::kInsert};
-  std::vector<OpType> out;
-  if (opts_.readproportion > 0 || opts_.readmodifywriteproportion > 0) out.push_back(OpType::kRead);
-  if (opts_.readmodifywriteproportion > 0) out.push_back(OpType::kUpdate);
-  if (opts_.readmodifywriteproportion > 0) out.push_back(OpType::kReadModifyWrite);
-  if (opts_.transferproportion > 0) out.push_back(OpType::kTransfer);
-  return out;
+  const double rmw = opts_.readmodifywriteproportion;
+  return OpTypesWithShare({{opts_.readproportion + rmw, OpType::kRead},
+                           {rmw, OpType::kUpdate},
+                           {rmw, OpType::kReadModifyWrite},
+                           {opts_.transferproportion, OpType::kTransfer}});
 }
 
 std::unique_ptr<WorkloadThread> ClosedEconomyWorkload::NewWorkloadThread(int thread_id) {

@@ -177,11 +177,9 @@ SqlQueryWorkload::SqlQueryWorkload(const SqlQueryOptions& opts)
 
 std::vector<OpType> SqlQueryWorkload::OpTypes(bool loading) const {
   if (loading) return {OpType::kInsert};
-  std::vector<OpType> out;
-  if (opts_.rangeproportion > 0) out.push_back(OpType::kSqlRange);
-  if (opts_.joinproportion > 0) out.push_back(OpType::kSqlJoin);
-  if (opts_.updateproportion > 0) out.push_back(OpType::kSqlUpdate);
-  return out;
+  return OpTypesWithShare({{opts_.rangeproportion, OpType::kSqlRange},
+                           {opts_.joinproportion, OpType::kSqlJoin},
+                           {opts_.updateproportion, OpType::kSqlUpdate}});
 }
 
 std::unique_ptr<WorkloadThread> SqlQueryWorkload::NewWorkloadThread(int thread_id) {

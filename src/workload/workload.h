@@ -6,8 +6,10 @@
 // do not allocate once warm.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "db/binding.h"
@@ -27,6 +29,16 @@ class WorkloadThread {
   // Run phase: one operation chosen by the workload's proportions.
   virtual void DoTransaction(MeasuredSession& db) = 0;
 };
+
+// The operation types of a run phase: each type whose share is above zero, in
+// the order given (what Workload::OpTypes returns when not loading).
+inline std::vector<OpType> OpTypesWithShare(std::initializer_list<std::pair<double, OpType>> shares) {
+  std::vector<OpType> out;
+  for (const auto& [share, type] : shares) {
+    if (share > 0) out.push_back(type);
+  }
+  return out;
+}
 
 class Workload {
  public:
