@@ -329,14 +329,9 @@ class RocksSession final : public Session {
                                  : db_->Get(read_options_, cf, Slice(key), &pin_);
       if (s.IsNotFound()) return Status::NotFound();
       if (!s.ok()) return TxStatus(s);
-      out->BeginRecord(key);
-      bool ok = DecodeRecord(View(pin_), fields, out);
+      Status st = DecodeReadResult(key, View(pin_), fields, out);
       pin_.Reset();  // release a pinned block at once
-      if (!ok) {
-        out->Clear();
-        return Status::Error();
-      }
-      return Status::Ok();
+      return st;
     });
   }
 
@@ -680,10 +675,7 @@ const BindingInfo& rocksdb_binding() {
               {"rocksdb.statistics", "false",
                "collect rocksdb::Statistics; tickers and histograms go into the result's store_stats"},
           },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        RocksOptions o = ParseOptions(props);
-        return std::make_unique<RocksStore>(o);
-      },
+      .open = OpenStore<RocksStore, ParseOptions>,
       .uses_dir = true,
   };
   return info;
