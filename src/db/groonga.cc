@@ -116,6 +116,13 @@ class GroongaSession final : public Session {
   TableState* Table(std::string_view table, bool create);
   const ColumnRef* Column(TableState* t, std::string_view field);
   const ColumnInfo* ById(grn_id id);
+  // The id of record `key` in *rid: OK, NOT_FOUND, or ERROR when Groonga fails.
+  Status FindRecord(TableState* t, std::string_view key, grn_id* rid) {
+    ctx_.rc = GRN_SUCCESS;
+    *rid = grn_table_get(&ctx_, t->table, key.data(), static_cast<unsigned>(key.size()));
+    if (*rid != GRN_ID_NIL) return Status::Ok();
+    return ctx_.rc == GRN_SUCCESS ? Status::NotFound() : Status::Error();
+  }
   bool LoadIds(TableState* t, grn_id rid, grn_obj* ids);
   bool EmitRecord(TableState* t, grn_id rid, const FieldSelector& sel, RecordSet* out);
   bool SetValue(grn_obj* column, grn_id rid, std::string_view value) {
@@ -256,9 +263,8 @@ Status GroongaSession::Read(std::string_view table, std::string_view key, const 
     TableState* t = Table(table, false);
     if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
     auto lock = ReadLock();
-    ctx_.rc = GRN_SUCCESS;
-    grn_id rid = grn_table_get(&ctx_, t->table, key.data(), static_cast<unsigned>(key.size()));
-    if (rid == GRN_ID_NIL) return ctx_.rc == GRN_SUCCESS ? Status::NotFound() : Status::Error();
+    grn_id rid;
+    if (Status st = FindRecord(t, key, &rid); !st.ok()) return st;
     out->BeginRecord(key);
     if (!EmitRecord(t, rid, fields, out)) {
       out->Clear();
@@ -339,9 +345,8 @@ Status GroongaSession::Update(std::string_view table, std::string_view key, std:
     std::unique_lock lock(store_->rw());
     TableState* t = Table(table, false);
     if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
-    ctx_.rc = GRN_SUCCESS;
-    grn_id rid = grn_table_get(&ctx_, t->table, key.data(), static_cast<unsigned>(key.size()));
-    if (rid == GRN_ID_NIL) return ctx_.rc == GRN_SUCCESS ? Status::NotFound() : Status::Error();
+    grn_id rid;
+    if (Status st = FindRecord(t, key, &rid); !st.ok()) return st;
     if (!LoadIds(t, rid, &ids_)) return Status::Error();
     bool grew = false;
     for (const Field& f : values) {
@@ -362,9 +367,8 @@ Status GroongaSession::Delete(std::string_view table, std::string_view key) {
     std::unique_lock lock(store_->rw());
     TableState* t = Table(table, false);
     if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
-    ctx_.rc = GRN_SUCCESS;
-    grn_id rid = grn_table_get(&ctx_, t->table, key.data(), static_cast<unsigned>(key.size()));
-    if (rid == GRN_ID_NIL) return ctx_.rc == GRN_SUCCESS ? Status::NotFound() : Status::Error();
+    grn_id rid;
+    if (Status st = FindRecord(t, key, &rid); !st.ok()) return st;
     return grn_table_delete_by_id(&ctx_, t->table, rid) == GRN_SUCCESS ? Status::Ok() : Status::Error();
   });
 }

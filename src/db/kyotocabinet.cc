@@ -82,11 +82,7 @@ kc::ZLIBCompressor<kc::ZLIB::RAW> zlib_compressor;
 kc::LZOCompressor<kc::LZO::RAW> lzo_compressor;
 kc::LZMACompressor<kc::LZMA::RAW> lzma_compressor;
 
-struct CompressorName {
-  const char* name;
-  kc::Compressor* compressor;  // null for none
-};
-const CompressorName kCompressors[] = {
+const NamedValue<kc::Compressor*> kCompressors[] = {  // null for none
     {"none", nullptr},
     {"zlib", &zlib_compressor},
     {"lzo", &lzo_compressor},
@@ -145,14 +141,11 @@ KcOptions ParseOptions(const Properties& props) {
     throw ConfigError("property 'kyotocabinet.pccap' (" + props.OriginOf("kyotocabinet.pccap") +
                       ") is the tree page cache: it has no effect with kyotocabinet.type=hash");
   }
-  const CompressorName& compressor = ChoiceProperty(props, "kyotocabinet.compress", "none", kCompressors);
+  const auto& compressor = ChoiceProperty(props, "kyotocabinet.compress", "none", kCompressors);
   o.compress = compressor.name;
-  o.compressor = compressor.compressor;
+  o.compressor = compressor.value;
   if (o.compressor != nullptr && !CompressorWorks(o.compressor)) {
-    std::string have = "none";
-    for (const auto& c : kCompressors) {
-      if (c.compressor != nullptr && CompressorWorks(c.compressor)) have += std::string(", ") + c.name;
-    }
+    const std::string have = AvailableChoices(kCompressors, CompressorWorks);
     throw ConfigError("property 'kyotocabinet.compress' = '" + o.compress + "' (" +
                       props.OriginOf("kyotocabinet.compress") +
                       "): this Kyoto Cabinet was built without it; available: " + have);

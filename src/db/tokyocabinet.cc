@@ -88,11 +88,7 @@ constexpr std::uint64_t kDefaultXmsiz = 64ull << 20;  // TC's hash default (its 
 
 enum class TcType { kBtree, kHash };
 
-struct CompressionName {
-  const char* name;
-  std::uint8_t opt;  // BDBT* and HDBT* have the same values
-};
-const CompressionName kCompressions[] = {
+const NamedValue<std::uint8_t> kCompressions[] = {  // BDBT* and HDBT* have the same values
     {"none", 0},
     {"deflate", BDBTDEFLATE},
     {"bzip", BDBTBZIP},
@@ -164,14 +160,11 @@ TcOptions ParseOptions(const Properties& props) {
                       props.OriginOf("tokyocabinet.xmsiz") + "): expected at most 1024G");
   }
   o.xmsiz = static_cast<std::int64_t>(xmsiz);
-  const CompressionName& compression = ChoiceProperty(props, "tokyocabinet.compress", "none", kCompressions);
+  const auto& compression = ChoiceProperty(props, "tokyocabinet.compress", "none", kCompressions);
   o.compress = compression.name;
-  const std::uint8_t comp = compression.opt;
+  const std::uint8_t comp = compression.value;
   if (comp != 0 && !CompressionWorks(comp)) {
-    std::string have = "none";
-    for (const auto& c : kCompressions) {
-      if (c.opt != 0 && CompressionWorks(c.opt)) have += std::string(", ") + c.name;
-    }
+    const std::string have = AvailableChoices(kCompressions, CompressionWorks);
     throw ConfigError("property 'tokyocabinet.compress' = '" + o.compress + "' (" +
                       props.OriginOf("tokyocabinet.compress") +
                       "): this Tokyo Cabinet was built without it; available: " + have);

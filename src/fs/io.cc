@@ -60,4 +60,12 @@ void Handle::Close(const std::string& what) {
   if (r < 0) Fail(r, what + ": close");
 }
 
+void Handle::Finish(bool fsync, const std::string& what) {
+  if (fsync) {
+    int r = b_->Fsync(h_);
+    if (r < 0) Fail(r, what + ": fsync");
+  }
+  Close(what);
+}
+
 }  // namespace storebench::fs_suite

@@ -51,20 +51,37 @@ class Handle {
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   int get() const { return h_; }
+  // Closes; throws Stop "what: close: ...".
   void Close(const std::string& what);
+  // Ends a written file: fsync(2) first when `fsync` (throws Stop "what:
+  // fsync: ..."), then Close.
+  void Finish(bool fsync, const std::string& what);
 
  private:
   FsBackend* b_;
   int h_ = -1;
 };
 
+// What CharWriter and CharReader keep: the file, the error context and a
+// buffer of `capacity` bytes (1: one system call per byte, as bonnie++ 2 does).
+class CharBuffer {
+ protected:
+  CharBuffer(FsBackend* b, int h, std::string what, std::size_t capacity)
+      : b_(b), h_(h), what_(std::move(what)), cap_(capacity) {}
+
+  FsBackend* b_;
+  int h_;
+  std::string what_;
+  std::size_t cap_;
+  char buf_[kCharBufferBytes];
+};
+
 // putc-sized writes through a user-space buffer, as stdio does. Put is kept
 // out of line, like glibc's putc, so each byte costs a call.
-class CharWriter {
+class CharWriter : private CharBuffer {
  public:
-  // capacity 1: one write() per byte, as bonnie++ 2 does.
   CharWriter(FsBackend* b, int h, std::string what, std::size_t capacity)
-      : b_(b), h_(h), what_(std::move(what)), cap_(capacity) {}
+      : CharBuffer(b, h, std::move(what), capacity) {}
   [[gnu::noinline]] void Put(char c) {
     buf_[n_++] = c;
     if (n_ == cap_) Flush();
@@ -75,20 +92,14 @@ class CharWriter {
   }
 
  private:
-  FsBackend* b_;
-  int h_;
-  std::string what_;
-  std::size_t cap_;
-  char buf_[kCharBufferBytes];
   std::size_t n_ = 0;
 };
 
 // getc-sized reads through a user-space buffer; Get returns -1 at end of file.
-class CharReader {
+class CharReader : private CharBuffer {
  public:
-  // capacity 1: one read() per byte, as bonnie++ 2 does.
   CharReader(FsBackend* b, int h, std::string what, std::size_t capacity)
-      : b_(b), h_(h), what_(std::move(what)), cap_(capacity) {}
+      : CharBuffer(b, h, std::move(what), capacity) {}
   [[gnu::noinline]] int Get() {
     if (pos_ == len_) {
       ssize_t r = ReadAll(b_, h_, buf_, cap_);
@@ -101,11 +112,6 @@ class CharReader {
   }
 
  private:
-  FsBackend* b_;
-  int h_;
-  std::string what_;
-  std::size_t cap_;
-  char buf_[kCharBufferBytes];
   std::size_t pos_ = 0, len_ = 0;
 };
 

@@ -278,11 +278,7 @@ void Suite::WriteChr() {
       d->bytes += o_.chunk;
     }
     w.Flush();
-    if (o_.fsync) {
-      int r = b_->Fsync(h.get());
-      if (r < 0) Fail(r, "seq-write-chr: fsync");
-    }
-    h.Close("seq-write-chr");
+    h.Finish(o_.fsync, "seq-write-chr");
     if (in_group > 0) d->ops[0].hist.Record(NowNs() - group_start);
   });
 }
@@ -299,11 +295,7 @@ void Suite::WriteBlock() {
       d->ops[0].hist.Record(NowNs() - t0);
       d->bytes += o_.chunk;
     }
-    if (o_.fsync) {
-      int r = b_->Fsync(h.get());
-      if (r < 0) Fail(r, "seq-write-block: fsync");
-    }
-    h.Close("seq-write-block");
+    h.Finish(o_.fsync, "seq-write-block");
   });
 }
 
@@ -323,11 +315,7 @@ void Suite::Rewrite() {
       d->ops[0].hist.Record(NowNs() - t0);
       d->bytes += o_.chunk;
     }
-    if (o_.fsync) {
-      int r = b_->Fsync(h.get());
-      if (r < 0) Fail(r, "rewrite: fsync");
-    }
-    h.Close("rewrite");
+    h.Finish(o_.fsync, "rewrite");
   });
 }
 

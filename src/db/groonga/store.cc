@@ -19,21 +19,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ValueType {
-  const char* name;
-  grn_builtin_type type;
-};
-constexpr ValueType kValueTypes[] = {
+constexpr NamedValue<grn_builtin_type> kValueTypes[] = {
     {"ShortText", GRN_DB_SHORT_TEXT},
     {"Text", GRN_DB_TEXT},
     {"LongText", GRN_DB_LONG_TEXT},
 };
 
-struct Compression {
-  const char* name;
-  grn_column_flags flags;
-};
-constexpr Compression kCompressions[] = {
+constexpr NamedValue<grn_column_flags> kCompressions[] = {
     {"none", GRN_OBJ_COMPRESS_NONE},
     {"zlib", GRN_OBJ_COMPRESS_ZLIB},
     {"lz4", GRN_OBJ_COMPRESS_LZ4},
@@ -90,12 +82,12 @@ GroongaOptions ParseOptions(const Properties& props) {
   if (o.dir.empty()) throw ConfigError("property 'groonga.dir' is empty: expected a directory");
   o.table_type_given = props.Has("groonga.table_type");
   o.hash = props.GetChoice("groonga.table_type", "pat", {"pat", "hash"}) == "hash";
-  const ValueType& value_type = ChoiceProperty(props, "groonga.value_type", "LongText", kValueTypes);
+  const auto& value_type = ChoiceProperty(props, "groonga.value_type", "LongText", kValueTypes);
   o.value_type_name = value_type.name;
-  o.value_type = value_type.type;
-  const Compression& compression = ChoiceProperty(props, "groonga.compression", "none", kCompressions);
+  o.value_type = value_type.value;
+  const auto& compression = ChoiceProperty(props, "groonga.compression", "none", kCompressions);
   o.compression_name = compression.name;
-  o.compression = compression.flags;
+  o.compression = compression.value;
   o.lockfree_reads = props.GetBool("groonga.lockfree_reads", false);
   o.clear_lock = props.GetBool("groonga.clear_lock", false);
   o.destroy = props.GetBool("groonga.destroy", false);
