@@ -123,6 +123,13 @@ class GroongaSession final : public Session {
     if (*rid != GRN_ID_NIL) return Status::Ok();
     return ctx_.rc == GRN_SUCCESS ? Status::NotFound() : Status::Error();
   }
+  // The table and record an update or delete names: NOT_FOUND when either
+  // is missing, ERROR when the table name is unusable or Groonga fails.
+  Status FindExisting(std::string_view table, std::string_view key, TableState** t, grn_id* rid) {
+    *t = Table(table, false);
+    if (*t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+    return FindRecord(*t, key, rid);
+  }
   bool LoadIds(TableState* t, grn_id rid, grn_obj* ids);
   bool EmitRecord(TableState* t, grn_id rid, const FieldSelector& sel, RecordSet* out);
   bool SetValue(grn_obj* column, grn_id rid, std::string_view value) {
@@ -343,10 +350,9 @@ Status GroongaSession::Insert(std::string_view table, std::string_view key, std:
 Status GroongaSession::Update(std::string_view table, std::string_view key, std::span<const Field> values) {
   return Guard([&] {
     std::unique_lock lock(store_->rw());
-    TableState* t = Table(table, false);
-    if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+    TableState* t;
     grn_id rid;
-    if (Status st = FindRecord(t, key, &rid); !st.ok()) return st;
+    if (Status st = FindExisting(table, key, &t, &rid); !st.ok()) return st;
     if (!LoadIds(t, rid, &ids_)) return Status::Error();
     bool grew = false;
     for (const Field& f : values) {
@@ -365,10 +371,9 @@ Status GroongaSession::Update(std::string_view table, std::string_view key, std:
 Status GroongaSession::Delete(std::string_view table, std::string_view key) {
   return Guard([&] {
     std::unique_lock lock(store_->rw());
-    TableState* t = Table(table, false);
-    if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+    TableState* t;
     grn_id rid;
-    if (Status st = FindRecord(t, key, &rid); !st.ok()) return st;
+    if (Status st = FindExisting(table, key, &t, &rid); !st.ok()) return st;
     return grn_table_delete_by_id(&ctx_, t->table, rid) == GRN_SUCCESS ? Status::Ok() : Status::Error();
   });
 }

@@ -360,7 +360,8 @@ class KcStore final : public Store {
  private:
   // Opens one table file (cleared when `fresh`: kyotocabinet.destroy); on
   // failure returns nullptr and a one-line reason.
-  std::unique_ptr<Table> OpenTable(const std::string& name, const std::string& path, bool fresh, std::string* why) {
+  std::unique_ptr<Table> OpenTable(const std::string& name, const std::string& path, bool fresh,
+                                   std::string* why) {
     auto t = std::make_unique<Table>();
     t->name = name;
     t->path = path;

@@ -472,7 +472,8 @@ MemorySession::Pending& MemorySession::AddPending(std::string_view key) {
   return p;
 }
 
-Status MemorySession::TxValue(std::string_view key, std::uint64_t h, const Pending* p, std::string_view* value) {
+Status MemorySession::TxValue(std::string_view key, std::uint64_t h, const Pending* p,
+                              std::string_view* value) {
   if (p != nullptr) {
     if (p->erase) return Status::NotFound();
     *value = p->value;

@@ -191,7 +191,8 @@ bool MergeRecord(std::string_view existing, std::span<const Field> updates, std:
   return valid;
 }
 
-Status DecodeReadResult(std::string_view key, std::string_view data, const FieldSelector& sel, RecordSet* out) {
+Status DecodeReadResult(std::string_view key, std::string_view data, const FieldSelector& sel,
+                        RecordSet* out) {
   out->BeginRecord(key);
   if (!DecodeRecord(data, sel, out)) {
     out->Clear();

@@ -48,7 +48,8 @@ void EncodeRecord(std::span<const Field> fields, std::string* out);
 // A read's last step: starts the record `key` in *out and decodes `data`
 // into it (DecodeRecord). OK; ERROR, with *out cleared, when `data` is not
 // a valid encoding.
-Status DecodeReadResult(std::string_view key, std::string_view data, const FieldSelector& sel, RecordSet* out);
+Status DecodeReadResult(std::string_view key, std::string_view data, const FieldSelector& sel,
+                        RecordSet* out);
 
 // YCSB update semantics: *out (cleared first; must not alias `existing`)
 // becomes `existing` with every field named in `updates` set to the new

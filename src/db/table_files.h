@@ -46,8 +46,8 @@ class TableFiles {
   // Opens (creating) table `name` at `path`, emptied when `fresh` (the
   // binding's destroy, asked only at start); nullptr and a one-line reason
   // in *why on failure. May throw SetupError when `fresh`.
-  using OpenFn = std::function<std::unique_ptr<Table>(const std::string& name, const std::string& path, bool fresh,
-                                                      std::string* why)>;
+  using OpenFn = std::function<std::unique_ptr<Table>(const std::string& name, const std::string& path,
+                                                      bool fresh, std::string* why)>;
   // Closes one table; false and a one-line reason on failure.
   using CloseFn = std::function<bool(Table& table, std::string* why)>;
 
@@ -141,8 +141,8 @@ class TableFiles {
       const std::string ext = e.path().extension().string();
       const std::string stem = e.path().stem().string();
       if (ext == layout_.other_extension && IsSafeFileName(stem)) {
-        throw ConfigError(DirProperty() + " '" + layout_.dir + "' holds " + layout_.other_type_name + " tables (" +
-                          file + ") but " + layout_.binding + ".type=" + layout_.type_name +
+        throw ConfigError(DirProperty() + " '" + layout_.dir + "' holds " + layout_.other_type_name +
+                          " tables (" + file + ") but " + layout_.binding + ".type=" + layout_.type_name +
                           ": set the type they were written with or use another directory");
       }
       if (ext == layout_.extension && IsSafeFileName(stem)) names.push_back(stem);
@@ -152,7 +152,9 @@ class TableFiles {
     for (const std::string& name : names) {
       std::string why;
       std::unique_ptr<Table> t = open_(name, PathOf(name), fresh, &why);
-      if (!t) throw SetupError(DirProperty() + " '" + layout_.dir + "': table file '" + PathOf(name) + "': " + why);
+      if (!t) {
+        throw SetupError(DirProperty() + " '" + layout_.dir + "': table file '" + PathOf(name) + "': " + why);
+      }
       tables_.emplace(name, std::move(t));
     }
   }

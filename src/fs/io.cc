@@ -44,9 +44,11 @@ void WriteAll(FsBackend* b, int h, const char* buf, std::size_t n, const std::st
   WriteFully(n, what, [&](std::size_t done) { return b->Write(h, buf + done, n - done); });
 }
 
-void PWriteAll(FsBackend* b, int h, const char* buf, std::size_t n, off_t off_bytes, const std::string& what) {
-  WriteFully(n, what,
-             [&](std::size_t done) { return b->PWrite(h, buf + done, n - done, off_bytes + static_cast<off_t>(done)); });
+void PWriteAll(FsBackend* b, int h, const char* buf, std::size_t n, off_t off_bytes,
+               const std::string& what) {
+  WriteFully(n, what, [&](std::size_t done) {
+    return b->PWrite(h, buf + done, n - done, off_bytes + static_cast<off_t>(done));
+  });
 }
 
 Handle::Handle(FsBackend* b, const std::string& path, int flags, const std::string& what) : b_(b) {

@@ -38,7 +38,8 @@ ssize_t ReadAll(FsBackend* b, int h, char* buf, std::size_t n);
 // Writes all of n bytes at the file position; throws Stop (ENOSPC for a write of 0).
 void WriteAll(FsBackend* b, int h, const char* buf, std::size_t n, const std::string& what);
 // Writes all of n bytes at offset `off_bytes`; throws Stop as WriteAll.
-void PWriteAll(FsBackend* b, int h, const char* buf, std::size_t n, off_t off_bytes, const std::string& what);
+void PWriteAll(FsBackend* b, int h, const char* buf, std::size_t n, off_t off_bytes,
+               const std::string& what);
 
 // A handle closed on scope exit (errors of an explicit Close are reported).
 class Handle {

@@ -75,7 +75,9 @@ class TableFileEngineTest : public EmbeddedEngineTest {};
 TEST_P(EmbeddedEngineTest, CreatesMissingParentDirectories) {
   auto store = Open(Props("a/b/c/db"));
   EXPECT_TRUE(fs::is_directory(root_ + "/a/b/c/db"));
-  for (const std::string& file : engine().created_files) EXPECT_TRUE(fs::exists(root_ + "/a/b/c/db/" + file)) << file;
+  for (const std::string& file : engine().created_files) {
+    EXPECT_TRUE(fs::exists(root_ + "/a/b/c/db/" + file)) << file;
+  }
   EXPECT_TRUE(store->capabilities().persistent);
   EXPECT_TRUE(store->capabilities().scan);
   EXPECT_TRUE(FindBinding(engine().binding).uses_dir);
@@ -303,7 +305,9 @@ TEST_P(TableFileEngineTest, AFileThatIsNotADatabaseOfTheEngineIsASetupErrorNamin
 TEST_P(TableFileEngineTest, ConcurrentUpdatesOfOneRecordAreAtomic) {
   // The hash type; the ordered one, the default, is checked by the conformance suite.
   auto store = Open(HashProps("hash"));
-  for (int round = 0; round < 3; ++round) EXPECT_EQ(test_util::LostUpdates(store.get(), 2000), 0) << "round " << round;
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(test_util::LostUpdates(store.get(), 2000), 0) << "round " << round;
+  }
 }
 
 const Engine kLevelDb{
