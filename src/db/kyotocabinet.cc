@@ -306,18 +306,12 @@ class KcStore final : public Store {
   }
 
   std::unique_ptr<Session> NewSession(int) override {
-    if (files_.closed()) throw SetupError("kyotocabinet: NewSession after Close");
+    files_.CheckOpen();
     return std::make_unique<KcSession>(this);
   }
 
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.scan = opts_.type == KcType::kTree;
-    if (!c.scan) c.why_no_scan = "kyotocabinet.type=hash keeps no key order";
-    c.persistent = true;
-    c.atomic_update = true;  // the merge runs in a visitor, under the record lock
-    return c;
-  }
+  // Atomic updates: the merge runs in a visitor, under the record lock.
+  Capabilities capabilities() const override { return files_.capabilities(opts_.type == KcType::kTree); }
 
   // Writes every table's dirty pages and metadata to the files (without
   // fsync), then sums the sizes of the files in the directory.

@@ -28,6 +28,7 @@
 
 #include "core/error.h"
 #include "core/status.h"
+#include "db/binding.h"
 #include "db/store_dir.h"
 
 namespace storebench {
@@ -59,6 +60,21 @@ class TableFiles {
 
   const Layout& layout() const { return layout_; }
   bool closed() const { return closed_; }
+  // Throws SetupError "BINDING: NewSession after Close" once closed.
+  void CheckOpen() const {
+    if (closed_) throw SetupError(layout_.binding + ": NewSession after Close");
+  }
+  // What such a store can do: scans with the ordered type only (the hash
+  // type keeps no key order); persistent; updates merged under the engine's
+  // record lock, so atomic.
+  Capabilities capabilities(bool ordered) const {
+    Capabilities c;
+    c.scan = ordered;
+    if (!c.scan) c.why_no_scan = layout_.binding + ".type=hash keeps no key order";
+    c.persistent = true;
+    c.atomic_update = true;
+    return c;
+  }
 
   // Prepares and claims the directory and opens every table file of this
   // type in it (emptied when `fresh`). Throws ConfigError when it holds the

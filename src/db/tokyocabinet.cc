@@ -362,18 +362,12 @@ class TcStore final : public Store {
   }
 
   std::unique_ptr<Session> NewSession(int) override {
-    if (files_.closed()) throw SetupError("tokyocabinet: NewSession after Close");
+    files_.CheckOpen();
     return std::make_unique<TcSession>(this);
   }
 
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.scan = opts_.type == TcType::kBtree;
-    if (!c.scan) c.why_no_scan = "tokyocabinet.type=hash keeps no key order";
-    c.persistent = true;
-    c.atomic_update = true;  // the merge runs in putproc, under the record lock
-    return c;
-  }
+  // Atomic updates: the merge runs in putproc, under the record lock.
+  Capabilities capabilities() const override { return files_.capabilities(opts_.type == TcType::kBtree); }
 
   // Writes every table's cached pages and metadata to its file (tcbdbsync/
   // tchdbsync, which also fsyncs), then sums the sizes of the files.
