@@ -328,4 +328,12 @@ struct BindingInfo {
   bool server = false;
 };
 
+// The usual BindingInfo::open: parses the binding's typed options once with
+// `parse` (Properties -> the options struct, throwing ConfigError) and
+// constructs the store from them: `.open = OpenStore<LevelStore, ParseOptions>`.
+template <typename StoreT, auto parse>
+std::unique_ptr<Store> OpenStore(const Properties& props, const OpenContext&) {
+  return std::make_unique<StoreT>(parse(props));
+}
+
 }  // namespace storebench

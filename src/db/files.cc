@@ -190,12 +190,7 @@ class FilesSession final : public Session {
       if (std::shared_mutex* m = ReadStripe(key)) lock = std::shared_lock(*m);
       Status st = ReadFile(path_);
       if (!st.ok()) return st;
-      out->BeginRecord(key);
-      if (!DecodeRecord(data_, fields, out)) {
-        out->Clear();
-        return Status::Error();
-      }
-      return Status::Ok();
+      return DecodeReadResult(key, data_, fields, out);
     });
   }
 

@@ -53,23 +53,21 @@
 #include <kcplantdb.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/property_choice.h"
 #include "db/record_codec.h"
 #include "db/store_dir.h"
+#include "db/table_files.h"
 
 namespace storebench {
 namespace {
 
-namespace fs = std::filesystem;
 namespace kc = kyotocabinet;
 
 constexpr char kDefaultDir[] = "storebench-data/kyotocabinet";
@@ -84,11 +82,7 @@ kc::ZLIBCompressor<kc::ZLIB::RAW> zlib_compressor;
 kc::LZOCompressor<kc::LZO::RAW> lzo_compressor;
 kc::LZMACompressor<kc::LZMA::RAW> lzma_compressor;
 
-struct CompressorName {
-  const char* name;
-  kc::Compressor* compressor;  // null for none
-};
-const CompressorName kCompressors[] = {
+const NamedValue<kc::Compressor*> kCompressors[] = {  // null for none
     {"none", nullptr},
     {"zlib", &zlib_compressor},
     {"lzo", &lzo_compressor},
@@ -147,17 +141,11 @@ KcOptions ParseOptions(const Properties& props) {
     throw ConfigError("property 'kyotocabinet.pccap' (" + props.OriginOf("kyotocabinet.pccap") +
                       ") is the tree page cache: it has no effect with kyotocabinet.type=hash");
   }
-  std::vector<std::string> names;
-  for (const auto& c : kCompressors) names.emplace_back(c.name);
-  o.compress = props.GetChoice("kyotocabinet.compress", "none", names);
-  for (const auto& c : kCompressors) {
-    if (o.compress == c.name) o.compressor = c.compressor;
-  }
+  const auto& compressor = ChoiceProperty(props, "kyotocabinet.compress", "none", kCompressors);
+  o.compress = compressor.name;
+  o.compressor = compressor.value;
   if (o.compressor != nullptr && !CompressorWorks(o.compressor)) {
-    std::string have = "none";
-    for (const auto& c : kCompressors) {
-      if (c.compressor != nullptr && CompressorWorks(c.compressor)) have += std::string(", ") + c.name;
-    }
+    const std::string have = AvailableChoices(kCompressors, CompressorWorks);
     throw ConfigError("property 'kyotocabinet.compress' = '" + o.compress + "' (" +
                       props.OriginOf("kyotocabinet.compress") +
                       "): this Kyoto Cabinet was built without it; available: " + have);
@@ -245,7 +233,7 @@ class KcSession final : public Session {
     return Guard([&] {
       out->Clear();
       Table* t = FindTable(table, false);
-      if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+      if (t == nullptr) return tables_.Missing();
       out->BeginRecord(key);
       ReadVisitor v(fields, out, false);
       if (!t->db->accept(key.data(), key.size(), &v, false) || v.failed) {
@@ -266,7 +254,7 @@ class KcSession final : public Session {
   Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override {
     return Guard([&] {
       Table* t = FindTable(table, false);
-      if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+      if (t == nullptr) return tables_.Missing();
       UpdateVisitor v(values, &buf_);
       if (!t->db->accept(key.data(), key.size(), &v, true) || v.failed) return Status::Error();
       return v.found ? Status::Ok() : Status::NotFound();
@@ -285,7 +273,7 @@ class KcSession final : public Session {
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
       Table* t = FindTable(table, false);
-      if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+      if (t == nullptr) return tables_.Missing();
       if (t->db->remove(key.data(), key.size())) return Status::Ok();
       return IsNoRecord(t->db.get()) ? Status::NotFound() : Status::Error();
     });
@@ -295,47 +283,40 @@ class KcSession final : public Session {
   Table* FindTable(std::string_view table, bool create);
 
   KcStore* store_;
-  Table* cached_ = nullptr;        // the last table used
-  kc::DB::Cursor* cursor_ = nullptr;  // on cached_'s database, created by the first scan
-  bool table_error_ = false;
+  TableCache<Table> tables_;
+  kc::DB::Cursor* cursor_ = nullptr;  // on the cached table's database, created by the first scan
   std::string buf_;  // encoded or merged record
 };
 
 class KcStore final : public Store {
  public:
-  explicit KcStore(const KcOptions& o) : opts_(o) {
-    PrepareStoreDir("kyotocabinet.dir", o.dir);
-    claim_ = DirClaim("kyotocabinet.dir", o.dir);
-    try {
-      OpenExisting();
-    } catch (...) {
-      CloseAll();
-      throw;
-    }
-  }
-
-  ~KcStore() override {
-    CloseAll();
+  explicit KcStore(const KcOptions& o)
+      : opts_(o),
+        files_({"kyotocabinet", o.dir, o.extension(), o.other_extension(), o.type_name(),
+                o.type == KcType::kTree ? "hash" : "tree"},
+               [this](const std::string& name, const std::string& path, bool fresh, std::string* why) {
+                 return OpenTable(name, path, fresh, why);
+               },
+               [](Table& t, std::string* why) {
+                 if (t.db->close()) return true;
+                 *why = ErrorText(t.db.get());
+                 return false;
+               }) {
+    files_.Open(opts_.destroy);
   }
 
   std::unique_ptr<Session> NewSession(int) override {
-    if (closed_) throw SetupError("kyotocabinet: NewSession after Close");
+    files_.CheckOpen();
     return std::make_unique<KcSession>(this);
   }
 
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.scan = opts_.type == KcType::kTree;
-    if (!c.scan) c.why_no_scan = "kyotocabinet.type=hash keeps no key order";
-    c.persistent = true;
-    c.atomic_update = true;  // the merge runs in a visitor, under the record lock
-    return c;
-  }
+  // Atomic updates: the merge runs in a visitor, under the record lock.
+  Capabilities capabilities() const override { return files_.capabilities(opts_.type == KcType::kTree); }
 
   // Writes every table's dirty pages and metadata to the files (without
   // fsync), then sums the sizes of the files in the directory.
   std::optional<std::uint64_t> DiskUsageBytes() override {
-    for (Table* t : All()) t->db->synchronize(false);
+    for (Table* t : files_.All()) t->db->synchronize(false);
     return DiskBytes(opts_.dir);
   }
 
@@ -345,21 +326,19 @@ class KcStore final : public Store {
     std::vector<std::pair<std::string, std::string>> out;
     out.emplace_back("kyotocabinet.version", kc::VERSION);
     out.emplace_back("kyotocabinet.type", opts_.type_name());
-    if (closed_) return out;
-    std::string names;
+    if (files_.closed()) return out;
     std::int64_t count = 0, size = 0;
-    for (Table* t : All()) {
-      names += (names.empty() ? "" : ",") + t->name;
+    for (Table* t : files_.All()) {
       count += std::max<std::int64_t>(t->db->count(), 0);
       size += std::max<std::int64_t>(t->db->size(), 0);
     }
-    out.emplace_back("kyotocabinet.tables", names);
+    out.emplace_back("kyotocabinet.tables", files_.Names());
     out.emplace_back("kyotocabinet.count", std::to_string(count));
     out.emplace_back("kyotocabinet.size", std::to_string(size));
     out.emplace_back("kyotocabinet.compress", opts_.compress);
     // Each table's tuning as KC reports it: for a file that existed before,
     // bnum and opts are what it was created with, whatever the properties say.
-    for (Table* t : All()) {
+    for (Table* t : files_.All()) {
       std::map<std::string, std::string> status;
       if (!t->db->status(&status)) continue;
       for (const char* k : {"bnum", "msiz", "pccap", "opts"}) {
@@ -370,48 +349,16 @@ class KcStore final : public Store {
     return out;
   }
 
-  void Close() override {
-    if (closed_) return;
-    std::string error = CloseAll();
-    claim_.Release();
-    if (!error.empty()) throw SetupError(error);
-  }
-
-  // The table named `table`, opening (creating) its file on first use when
-  // `create`; nullptr when it does not exist and !create, or on failure
-  // (*error set then).
-  Table* Find(std::string_view table, bool create, bool* error) {
-    *error = false;
-    {
-      std::shared_lock lock(mu_);
-      auto it = tables_.find(table);
-      if (it != tables_.end()) return it->second.get();
-    }
-    if (!create) return nullptr;
-    if (!IsSafeFileName(table)) {
-      *error = true;
-      return nullptr;
-    }
-    std::unique_lock lock(mu_);
-    auto it = tables_.find(table);
-    if (it != tables_.end()) return it->second.get();
-    std::string why;
-    std::unique_ptr<Table> t = OpenTable(std::string(table), &why);
-    if (!t) {
-      *error = true;
-      return nullptr;
-    }
-    Table* raw = t.get();
-    tables_.emplace(raw->name, std::move(t));
-    return raw;
-  }
+  void Close() override { files_.Close(); }
 
  private:
-  // Opens one table file; on failure returns nullptr and a one-line reason.
-  std::unique_ptr<Table> OpenTable(const std::string& name, std::string* why) {
+  // Opens one table file (cleared when `fresh`: kyotocabinet.destroy); on
+  // failure returns nullptr and a one-line reason.
+  std::unique_ptr<Table> OpenTable(const std::string& name, const std::string& path, bool fresh,
+                                   std::string* why) {
     auto t = std::make_unique<Table>();
     t->name = name;
-    t->path = (fs::path(opts_.dir) / (name + opts_.extension())).string();
+    t->path = path;
     std::int8_t kc_opts = opts_.compressor != nullptr ? kc::HashDB::TCOMPRESS : 0;
     if (opts_.type == KcType::kTree) {
       auto db = std::make_unique<kc::TreeDB>();
@@ -442,81 +389,26 @@ class KcStore final : public Store {
       }
       return nullptr;
     }
+    if (fresh && !t->db->clear()) {
+      throw SetupError("kyotocabinet.dir '" + opts_.dir + "': cannot clear " + t->path +
+                       " (kyotocabinet.destroy=true): " + ErrorText(t->db.get()));
+    }
     return t;
   }
 
-  // Opens every table file of this type in the directory (wiping it with
-  // kyotocabinet.destroy), so that a locked one is reported at once.
-  void OpenExisting() {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(opts_.dir, ec)) {
-      const std::string file = e.path().filename().string();
-      const std::string ext = e.path().extension().string();
-      const std::string stem = e.path().stem().string();
-      if (ext == opts_.other_extension() && IsSafeFileName(stem)) {
-        throw ConfigError("kyotocabinet.dir '" + opts_.dir + "' holds " +
-                          (opts_.type == KcType::kTree ? "hash" : "tree") + " tables (" + file +
-                          ") but kyotocabinet.type=" + opts_.type_name() + ": set the type they were written with " +
-                          "or use another directory");
-      }
-      if (ext == opts_.extension() && IsSafeFileName(stem)) names.push_back(stem);
-    }
-    if (ec) throw SetupError("kyotocabinet.dir '" + opts_.dir + "': cannot list it: " + ec.message());
-    std::sort(names.begin(), names.end());
-    for (const std::string& name : names) {
-      std::string why;
-      std::unique_ptr<Table> t = OpenTable(name, &why);
-      if (!t) {
-        throw SetupError("kyotocabinet.dir '" + opts_.dir + "': table file '" +
-                         (fs::path(opts_.dir) / (name + opts_.extension())).string() + "': " + why);
-      }
-      if (opts_.destroy && !t->db->clear()) {
-        throw SetupError("kyotocabinet.dir '" + opts_.dir + "': cannot clear " + t->path +
-                         " (kyotocabinet.destroy=true): " + ErrorText(t->db.get()));
-      }
-      tables_.emplace(name, std::move(t));
-    }
-  }
-
-  std::vector<Table*> All() {
-    std::shared_lock lock(mu_);
-    std::vector<Table*> out;
-    for (auto& [name, t] : tables_) out.push_back(t.get());
-    return out;
-  }
-
-  // Closes every table; returns the first error as a one-line message.
-  std::string CloseAll() {
-    std::unique_lock lock(mu_);
-    std::string error;
-    for (auto& [name, t] : tables_) {
-      if (!t->db->close() && error.empty()) {
-        error = "kyotocabinet.dir '" + opts_.dir + "': closing " + t->path + " failed: " + ErrorText(t->db.get());
-      }
-    }
-    tables_.clear();
-    closed_ = true;
-    return error;
-  }
-
   KcOptions opts_;
-  DirClaim claim_;  // this process's claim on the directory (the engine's locks do not stop it)
-  std::shared_mutex mu_;
-  std::map<std::string, std::unique_ptr<Table>, std::less<>> tables_;
-  bool closed_ = false;
+  TableFiles<Table> files_;
 
   friend class KcSession;
 };
 
 Table* KcSession::FindTable(std::string_view table, bool create) {
-  table_error_ = false;
-  if (cached_ != nullptr && table == cached_->name) return cached_;
-  Table* t = store_->Find(table, create, &table_error_);
-  if (t == nullptr) return nullptr;
-  delete cursor_;  // it belongs to the previous table's database
-  cursor_ = nullptr;
-  cached_ = t;
+  bool switched = false;
+  Table* t = tables_.Find(store_->files_, table, create, &switched);
+  if (switched) {
+    delete cursor_;  // it belongs to the previous table's database
+    cursor_ = nullptr;
+  }
   return t;
 }
 
@@ -526,7 +418,7 @@ Status KcSession::Scan(std::string_view table, std::string_view start_key, std::
     out->Clear();
     if (store_->opts_.type != KcType::kTree) return Status::Error();  // capabilities().scan is false
     Table* t = FindTable(table, false);
-    if (t == nullptr) return table_error_ ? Status::Error() : Status::Ok();  // no table: no records
+    if (t == nullptr) return tables_.MissingScan();  // no table: no records
     if (count == 0) return Status::Ok();
     if (cursor_ == nullptr) cursor_ = t->db->cursor();
     if (!cursor_->jump(start_key.data(), start_key.size())) {
@@ -569,10 +461,7 @@ const BindingInfo& kyotocabinet_binding() {
               {"kyotocabinet.sync", "false", "synchronize every update to the device (OAUTOSYNC)"},
               {"kyotocabinet.destroy", "false", "clear every table before use (a clean load)"},
           },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        KcOptions o = ParseOptions(props);
-        return std::make_unique<KcStore>(o);
-      },
+      .open = OpenStore<KcStore, ParseOptions>,
       .uses_dir = true,
   };
   return info;

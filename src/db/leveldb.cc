@@ -147,12 +147,7 @@ class LevelSession final : public Session {
       leveldb::Status s = db_->Get(read_options_, ToSlice(key_), &value_);
       if (s.IsNotFound()) return Status::NotFound();
       if (!s.ok()) return Status::Error();
-      out->BeginRecord(key);
-      if (!DecodeRecord(value_, fields, out)) {
-        out->Clear();
-        return Status::Error();
-      }
-      return Status::Ok();
+      return DecodeReadResult(key, value_, fields, out);
     });
   }
 
@@ -402,10 +397,7 @@ const BindingInfo& leveldb_binding() {
               {"leveldb.block_size", "4k", "uncompressed bytes per data block (1k to 4M)"},
               {"leveldb.destroy", "false", "wipe the database before opening it (a clean load)"},
           },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        LevelOptions o = ParseOptions(props);
-        return std::make_unique<LevelStore>(o);
-      },
+      .open = OpenStore<LevelStore, ParseOptions>,
       .uses_dir = true,
   };
   return info;

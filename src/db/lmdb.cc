@@ -397,23 +397,22 @@ Status LmdbSession::Commit() {
 
 template <typename F>
 Status LmdbSession::Write(F&& body) {
+  int rc;
   if (in_tx_) {
+    // Inside a transaction: its txn, committed by Commit.
     MDB_txn* t = TxTxn();
     if (t == nullptr) return Status::Error();
-    const int rc = body(t);
-    if (rc == 0) return Status::Ok();
-    if (rc == MDB_NOTFOUND) return Status::NotFound();
-    if (rc == MDB_MAP_FULL) store_->NoteMapFull();
-    return Status::Error();
-  }
-  MDB_txn* txn = nullptr;
-  int rc = mdb_txn_begin(env_, nullptr, 0, &txn);
-  if (rc == 0) {
-    rc = body(txn);
-    if (rc != 0) {
-      mdb_txn_abort(txn);
-    } else {
-      rc = mdb_txn_commit(txn);  // frees txn whatever the outcome
+    rc = body(t);
+  } else {
+    MDB_txn* txn = nullptr;
+    rc = mdb_txn_begin(env_, nullptr, 0, &txn);
+    if (rc == 0) {
+      rc = body(txn);
+      if (rc != 0) {
+        mdb_txn_abort(txn);
+      } else {
+        rc = mdb_txn_commit(txn);  // frees txn whatever the outcome
+      }
     }
   }
   if (rc == 0) return Status::Ok();
@@ -446,12 +445,7 @@ Status LmdbSession::Read(std::string_view table, std::string_view key, const Fie
     const int rc = mdb_get(t, dbi, &k, &v);
     if (rc == MDB_NOTFOUND) return Status::NotFound();
     if (rc != 0) return Status::Error();
-    out->BeginRecord(key);
-    if (!DecodeRecord(View(v), fields, out)) {
-      out->Clear();
-      return Status::Error();
-    }
-    return Status::Ok();
+    return DecodeReadResult(key, View(v), fields, out);
   });
 }
 

@@ -233,6 +233,10 @@ class MemorySession final : public Session {
   void Unlock();
   Pending* FindPending(std::string_view key);
   Pending& AddPending(std::string_view key);
+  // The value `key` has inside the transaction (its shard locked): the
+  // pending write `p` when there is one, else the stored record. NOT_FOUND
+  // when deleted or absent.
+  Status TxValue(std::string_view key, std::uint64_t h, const Pending* p, std::string_view* value);
   Status TxRead(std::string_view key, const FieldSelector& fields, RecordSet* out);
   Status TxWrite(std::string_view key, std::span<const Field> values, bool update, bool erase);
   // Applies one buffered write (its shard lock held).
@@ -305,12 +309,7 @@ Status MemorySession::Read(std::string_view, std::string_view key, const FieldSe
     std::shared_lock lk(s.mu);
     const Rec* rec = s.table.Find(key, h);
     if (rec == nullptr) return Status::NotFound();
-    out->BeginRecord(key);
-    if (!DecodeRecord(rec->value(), fields, out)) {
-      out->Clear();
-      return Status::Error();
-    }
-    return Status::Ok();
+    return DecodeReadResult(key, rec->value(), fields, out);
   } catch (const std::bad_alloc&) {
     out->Clear();
     return Status::Error();
@@ -473,26 +472,27 @@ MemorySession::Pending& MemorySession::AddPending(std::string_view key) {
   return p;
 }
 
+Status MemorySession::TxValue(std::string_view key, std::uint64_t h, const Pending* p,
+                              std::string_view* value) {
+  if (p != nullptr) {
+    if (p->erase) return Status::NotFound();
+    *value = p->value;
+    return Status::Ok();
+  }
+  const Rec* rec = store_->ShardFor(h).table.Find(key, h);
+  if (rec == nullptr) return Status::NotFound();
+  *value = rec->value();
+  return Status::Ok();
+}
+
 Status MemorySession::TxRead(std::string_view key, const FieldSelector& fields, RecordSet* out) {
   try {
     out->Clear();
     const std::uint64_t h = HashOf(key);
     if (Status st = LockForTx(store_->ShardFor(h)); !st.ok()) return st;
     std::string_view value;
-    if (const Pending* p = FindPending(key)) {
-      if (p->erase) return Status::NotFound();
-      value = p->value;
-    } else {
-      const Rec* rec = store_->ShardFor(h).table.Find(key, h);
-      if (rec == nullptr) return Status::NotFound();
-      value = rec->value();
-    }
-    out->BeginRecord(key);
-    if (!DecodeRecord(value, fields, out)) {
-      out->Clear();
-      return Status::Error();
-    }
-    return Status::Ok();
+    if (Status st = TxValue(key, h, FindPending(key), &value); !st.ok()) return st;
+    return DecodeReadResult(key, value, fields, out);
   } catch (const std::bad_alloc&) {
     out->Clear();
     return Status::Error();
@@ -506,14 +506,7 @@ Status MemorySession::TxWrite(std::string_view key, std::span<const Field> value
     Pending* p = FindPending(key);
     if (update) {
       std::string_view base;
-      if (p != nullptr) {
-        if (p->erase) return Status::NotFound();
-        base = p->value;
-      } else {
-        const Rec* rec = store_->ShardFor(h).table.Find(key, h);
-        if (rec == nullptr) return Status::NotFound();
-        base = rec->value();
-      }
+      if (Status st = TxValue(key, h, p, &base); !st.ok()) return st;
       if (!MergeRecord(base, values, &scratch_)) return Status::Error();
     } else if (!erase) {
       EncodeRecord(values, &scratch_);

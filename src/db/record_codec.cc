@@ -191,4 +191,14 @@ bool MergeRecord(std::string_view existing, std::span<const Field> updates, std:
   return valid;
 }
 
+Status DecodeReadResult(std::string_view key, std::string_view data, const FieldSelector& sel,
+                        RecordSet* out) {
+  out->BeginRecord(key);
+  if (!DecodeRecord(data, sel, out)) {
+    out->Clear();
+    return Status::Error();
+  }
+  return Status::Ok();
+}
+
 }  // namespace storebench

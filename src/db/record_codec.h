@@ -31,6 +31,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/status.h"
 #include "db/binding.h"
 
 namespace storebench {
@@ -43,6 +44,12 @@ void EncodeRecord(std::span<const Field> fields, std::string* out);
 // wants the key recorded calls out->BeginRecord(key) first). Returns false,
 // leaving *out unchanged, when `data` is not a valid encoding.
 [[nodiscard]] bool DecodeRecord(std::string_view data, const FieldSelector& sel, RecordSet* out);
+
+// A read's last step: starts the record `key` in *out and decodes `data`
+// into it (DecodeRecord). OK; ERROR, with *out cleared, when `data` is not
+// a valid encoding.
+Status DecodeReadResult(std::string_view key, std::string_view data, const FieldSelector& sel,
+                        RecordSet* out);
 
 // YCSB update semantics: *out (cleared first; must not alias `existing`)
 // becomes `existing` with every field named in `updates` set to the new

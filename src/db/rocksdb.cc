@@ -70,6 +70,7 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/property_choice.h"
 #include "db/record_codec.h"
 #include "db/store_dir.h"
 
@@ -84,11 +85,7 @@ constexpr char kDefaultDir[] = "storebench-data/rocksdb";
 constexpr std::uint64_t kDefaultCacheSize = 8ull << 20;
 constexpr std::uint64_t kDefaultWriteBufferSize = 64ull << 20;
 
-struct CompressionName {
-  const char* name;
-  rocksdb::CompressionType type;
-};
-constexpr CompressionName kCompressions[] = {
+constexpr NamedValue<rocksdb::CompressionType> kCompressions[] = {
     {"none", rocksdb::kNoCompression},
     {"snappy", rocksdb::kSnappyCompression},
     {"lz4", rocksdb::kLZ4Compression},
@@ -130,23 +127,15 @@ RocksOptions ParseOptions(const Properties& props) {
   if (wbs_given || defaults_apply) o.write_buffer_size = wbs;
 
   const bool comp_given = props.Has("rocksdb.compression");
-  std::vector<std::string> names;
-  for (const auto& c : kCompressions) names.emplace_back(c.name);
-  std::string comp = props.GetChoice("rocksdb.compression", "snappy", names);
-  rocksdb::CompressionType type = rocksdb::kNoCompression;
-  for (const auto& c : kCompressions) {
-    if (comp == c.name) type = c.type;
-  }
-  auto supported = rocksdb::GetSupportedCompressions();
-  if ((comp_given || defaults_apply) && type != rocksdb::kNoCompression &&
-      std::find(supported.begin(), supported.end(), type) == supported.end()) {
-    std::string have = "none";
-    for (const auto& c : kCompressions) {
-      if (c.type != rocksdb::kNoCompression &&
-          std::find(supported.begin(), supported.end(), c.type) != supported.end()) {
-        have += std::string(", ") + c.name;
-      }
-    }
+  const auto& chosen = ChoiceProperty(props, "rocksdb.compression", "snappy", kCompressions);
+  const std::string comp = chosen.name;
+  const rocksdb::CompressionType type = chosen.value;
+  const auto supported = rocksdb::GetSupportedCompressions();
+  auto compiled_in = [&](rocksdb::CompressionType t) {
+    return std::find(supported.begin(), supported.end(), t) != supported.end();
+  };
+  if ((comp_given || defaults_apply) && type != rocksdb::kNoCompression && !compiled_in(type)) {
+    const std::string have = AvailableChoices(kCompressions, compiled_in);
     throw ConfigError("property 'rocksdb.compression' = '" + comp + "' (" +
                       (comp_given ? props.OriginOf("rocksdb.compression") : std::string("default")) +
                       "): this RocksDB was built without it; available: " + have);
@@ -329,14 +318,9 @@ class RocksSession final : public Session {
                                  : db_->Get(read_options_, cf, Slice(key), &pin_);
       if (s.IsNotFound()) return Status::NotFound();
       if (!s.ok()) return TxStatus(s);
-      out->BeginRecord(key);
-      bool ok = DecodeRecord(View(pin_), fields, out);
+      Status st = DecodeReadResult(key, View(pin_), fields, out);
       pin_.Reset();  // release a pinned block at once
-      if (!ok) {
-        out->Clear();
-        return Status::Error();
-      }
-      return Status::Ok();
+      return st;
     });
   }
 
@@ -680,10 +664,7 @@ const BindingInfo& rocksdb_binding() {
               {"rocksdb.statistics", "false",
                "collect rocksdb::Statistics; tickers and histograms go into the result's store_stats"},
           },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        RocksOptions o = ParseOptions(props);
-        return std::make_unique<RocksStore>(o);
-      },
+      .open = OpenStore<RocksStore, ParseOptions>,
       .uses_dir = true,
   };
   return info;

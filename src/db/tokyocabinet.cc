@@ -68,34 +68,27 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/property_choice.h"
 #include "db/record_codec.h"
 #include "db/store_dir.h"
+#include "db/table_files.h"
 
 namespace storebench {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr char kDefaultDir[] = "storebench-data/tokyocabinet";
 constexpr std::uint64_t kDefaultXmsiz = 64ull << 20;  // TC's hash default (its B+ tree default is 0: none)
 
 enum class TcType { kBtree, kHash };
 
-struct CompressionName {
-  const char* name;
-  std::uint8_t opt;  // BDBT* and HDBT* have the same values
-};
-const CompressionName kCompressions[] = {
+const NamedValue<std::uint8_t> kCompressions[] = {  // BDBT* and HDBT* have the same values
     {"none", 0},
     {"deflate", BDBTDEFLATE},
     {"bzip", BDBTBZIP},
@@ -167,18 +160,11 @@ TcOptions ParseOptions(const Properties& props) {
                       props.OriginOf("tokyocabinet.xmsiz") + "): expected at most 1024G");
   }
   o.xmsiz = static_cast<std::int64_t>(xmsiz);
-  std::vector<std::string> names;
-  for (const auto& c : kCompressions) names.emplace_back(c.name);
-  o.compress = props.GetChoice("tokyocabinet.compress", "none", names);
-  std::uint8_t comp = 0;
-  for (const auto& c : kCompressions) {
-    if (o.compress == c.name) comp = c.opt;
-  }
+  const auto& compression = ChoiceProperty(props, "tokyocabinet.compress", "none", kCompressions);
+  o.compress = compression.name;
+  const std::uint8_t comp = compression.value;
   if (comp != 0 && !CompressionWorks(comp)) {
-    std::string have = "none";
-    for (const auto& c : kCompressions) {
-      if (c.opt != 0 && CompressionWorks(c.opt)) have += std::string(", ") + c.name;
-    }
+    const std::string have = AvailableChoices(kCompressions, CompressionWorks);
     throw ConfigError("property 'tokyocabinet.compress' = '" + o.compress + "' (" +
                       props.OriginOf("tokyocabinet.compress") +
                       "): this Tokyo Cabinet was built without it; available: " + have);
@@ -258,27 +244,20 @@ class TcSession final : public Session {
     return Guard([&] {
       out->Clear();
       Table* t = FindTable(table, false);
-      if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+      if (t == nullptr) return tables_.Missing();
       if (!KeyFits(key)) return Status::Error();
-      bool ok;
       if (t->bdb != nullptr) {
         int size = 0;
         void* v = tcbdbget(t->bdb, key.data(), static_cast<int>(key.size()), &size);
         if (v == nullptr) return t->ecode() == TCENOREC ? Status::NotFound() : Status::Error();
-        out->BeginRecord(key);
-        ok = DecodeRecord(std::string_view(static_cast<const char*>(v), static_cast<std::size_t>(size)), fields, out);
+        Status st = DecodeReadResult(
+            key, std::string_view(static_cast<const char*>(v), static_cast<std::size_t>(size)), fields, out);
         std::free(v);
-      } else {
-        Status st = HashGet(t, key);
-        if (!st.ok()) return st;
-        out->BeginRecord(key);
-        ok = DecodeRecord(std::string_view(read_buf_.data(), read_size_), fields, out);
+        return st;
       }
-      if (!ok) {
-        out->Clear();
-        return Status::Error();
-      }
-      return Status::Ok();
+      Status st = HashGet(t, key);
+      if (!st.ok()) return st;
+      return DecodeReadResult(key, std::string_view(read_buf_.data(), read_size_), fields, out);
     });
   }
 
@@ -288,7 +267,7 @@ class TcSession final : public Session {
   Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override {
     return Guard([&] {
       Table* t = FindTable(table, false);
-      if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+      if (t == nullptr) return tables_.Missing();
       if (!KeyFits(key)) return Status::Error();
       MergeOp op{values, &buf_};
       const int ksiz = static_cast<int>(key.size());
@@ -318,7 +297,7 @@ class TcSession final : public Session {
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
       Table* t = FindTable(table, false);
-      if (t == nullptr) return table_error_ ? Status::Error() : Status::NotFound();
+      if (t == nullptr) return tables_.Missing();
       if (!KeyFits(key)) return Status::Error();
       const int ksiz = static_cast<int>(key.size());
       bool ok = t->bdb != nullptr ? tcbdbout(t->bdb, key.data(), ksiz) : tchdbout(t->hdb, key.data(), ksiz);
@@ -356,11 +335,10 @@ class TcSession final : public Session {
   Status Synced(Table* t);
 
   TcStore* store_;
-  Table* cached_ = nullptr;     // the last table used
-  BDBCUR* cursor_ = nullptr;    // on cached_'s B+ tree, created by the first scan
+  TableCache<Table> tables_;
+  BDBCUR* cursor_ = nullptr;    // on the cached table's B+ tree, created by the first scan
   TCXSTR* kx_;                  // scan: the current key
   TCXSTR* vx_;                  // scan: the current value
-  bool table_error_ = false;
   std::string buf_;             // encoded or merged record
   std::vector<char> read_buf_;  // hash reads (tchdbget3)
   std::size_t read_size_ = 0;
@@ -368,39 +346,33 @@ class TcSession final : public Session {
 
 class TcStore final : public Store {
  public:
-  explicit TcStore(const TcOptions& o) : opts_(o) {
-    PrepareStoreDir("tokyocabinet.dir", o.dir);
-    claim_ = DirClaim("tokyocabinet.dir", o.dir);
-    try {
-      OpenExisting();
-    } catch (...) {
-      CloseAll();
-      throw;
-    }
-  }
-
-  ~TcStore() override {
-    CloseAll();
+  explicit TcStore(const TcOptions& o)
+      : opts_(o),
+        files_({"tokyocabinet", o.dir, o.extension(), o.other_extension(), o.type_name(),
+                o.type == TcType::kBtree ? "hash" : "btree"},
+               [this](const std::string& name, const std::string& path, bool fresh, std::string* why) {
+                 return OpenTable(name, path, fresh, why);
+               },
+               [](Table& t, std::string* why) {
+                 if (t.Close()) return true;
+                 *why = t.ErrorText();
+                 return false;
+               }) {
+    files_.Open(opts_.destroy);
   }
 
   std::unique_ptr<Session> NewSession(int) override {
-    if (closed_) throw SetupError("tokyocabinet: NewSession after Close");
+    files_.CheckOpen();
     return std::make_unique<TcSession>(this);
   }
 
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.scan = opts_.type == TcType::kBtree;
-    if (!c.scan) c.why_no_scan = "tokyocabinet.type=hash keeps no key order";
-    c.persistent = true;
-    c.atomic_update = true;  // the merge runs in putproc, under the record lock
-    return c;
-  }
+  // Atomic updates: the merge runs in putproc, under the record lock.
+  Capabilities capabilities() const override { return files_.capabilities(opts_.type == TcType::kBtree); }
 
   // Writes every table's cached pages and metadata to its file (tcbdbsync/
   // tchdbsync, which also fsyncs), then sums the sizes of the files.
   std::optional<std::uint64_t> DiskUsageBytes() override {
-    for (Table* t : All()) t->Sync();
+    for (Table* t : files_.All()) t->Sync();
     return DiskBytes(opts_.dir);
   }
 
@@ -411,19 +383,17 @@ class TcStore final : public Store {
     std::vector<std::pair<std::string, std::string>> out;
     out.emplace_back("tokyocabinet.version", tcversion);
     out.emplace_back("tokyocabinet.type", opts_.type_name());
-    if (closed_) return out;
-    std::string names;
+    if (files_.closed()) return out;
     std::uint64_t rnum = 0, fsiz = 0;
-    for (Table* t : All()) {
-      names += (names.empty() ? "" : ",") + t->name;
+    for (Table* t : files_.All()) {
       rnum += t->rnum();
       fsiz += t->fsiz();
     }
-    out.emplace_back("tokyocabinet.tables", names);
+    out.emplace_back("tokyocabinet.tables", files_.Names());
     out.emplace_back("tokyocabinet.rnum", std::to_string(rnum));
     out.emplace_back("tokyocabinet.fsiz", std::to_string(fsiz));
     out.emplace_back("tokyocabinet.compress", opts_.compress);
-    for (Table* t : All()) {
+    for (Table* t : files_.All()) {
       const std::string p = "tokyocabinet." + t->name + ".";
       if (t->bdb != nullptr) {
         out.emplace_back(p + "bnum", std::to_string(tcbdbbnum(t->bdb)));
@@ -443,51 +413,19 @@ class TcStore final : public Store {
     return out;
   }
 
-  void Close() override {
-    if (closed_) return;
-    std::string error = CloseAll();
-    claim_.Release();
-    if (!error.empty()) throw SetupError(error);
-  }
-
-  // The table named `table`, opening (creating) its file on first use when
-  // `create`; nullptr when it does not exist and !create, or on failure
-  // (*error set then).
-  Table* Find(std::string_view table, bool create, bool* error) {
-    *error = false;
-    {
-      std::shared_lock lock(mu_);
-      auto it = tables_.find(table);
-      if (it != tables_.end()) return it->second.get();
-    }
-    if (!create) return nullptr;
-    if (!IsSafeFileName(table)) {
-      *error = true;
-      return nullptr;
-    }
-    std::unique_lock lock(mu_);
-    auto it = tables_.find(table);
-    if (it != tables_.end()) return it->second.get();
-    std::string why;
-    std::unique_ptr<Table> t = OpenTable(std::string(table), false, &why);
-    if (!t) {
-      *error = true;
-      return nullptr;
-    }
-    Table* raw = t.get();
-    tables_.emplace(raw->name, std::move(t));
-    return raw;
-  }
+  void Close() override { files_.Close(); }
 
   const TcOptions& options() const { return opts_; }
+  TableFiles<Table>& files() { return files_; }
 
  private:
   // Opens one table file (truncating it when `truncate`, after the lock is
   // taken); on failure returns nullptr and a one-line reason.
-  std::unique_ptr<Table> OpenTable(const std::string& name, bool truncate, std::string* why) {
+  std::unique_ptr<Table> OpenTable(const std::string& name, const std::string& path, bool truncate,
+                                   std::string* why) {
     auto t = std::make_unique<Table>();
     t->name = name;
-    t->path = (fs::path(opts_.dir) / (name + opts_.extension())).string();
+    t->path = path;
     bool ok;
     if (opts_.type == TcType::kBtree) {
       t->bdb = tcbdbnew();
@@ -514,74 +452,19 @@ class TcStore final : public Store {
     return t;
   }
 
-  // Opens every table file of this type in the directory (truncated with
-  // tokyocabinet.destroy), so that a locked one is reported at once.
-  void OpenExisting() {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(opts_.dir, ec)) {
-      const std::string file = e.path().filename().string();
-      const std::string ext = e.path().extension().string();
-      const std::string stem = e.path().stem().string();
-      if (ext == opts_.other_extension() && IsSafeFileName(stem)) {
-        throw ConfigError("tokyocabinet.dir '" + opts_.dir + "' holds " +
-                          (opts_.type == TcType::kBtree ? "hash" : "btree") + " tables (" + file +
-                          ") but tokyocabinet.type=" + opts_.type_name() +
-                          ": set the type they were written with or use another directory");
-      }
-      if (ext == opts_.extension() && IsSafeFileName(stem)) names.push_back(stem);
-    }
-    if (ec) throw SetupError("tokyocabinet.dir '" + opts_.dir + "': cannot list it: " + ec.message());
-    std::sort(names.begin(), names.end());
-    for (const std::string& name : names) {
-      std::string why;
-      std::unique_ptr<Table> t = OpenTable(name, opts_.destroy, &why);
-      if (!t) {
-        throw SetupError("tokyocabinet.dir '" + opts_.dir + "': table file '" +
-                         (fs::path(opts_.dir) / (name + opts_.extension())).string() + "': " + why);
-      }
-      tables_.emplace(name, std::move(t));
-    }
-  }
-
-  std::vector<Table*> All() {
-    std::shared_lock lock(mu_);
-    std::vector<Table*> out;
-    for (auto& [name, t] : tables_) out.push_back(t.get());
-    return out;
-  }
-
-  // Closes every table; returns the first error as a one-line message.
-  std::string CloseAll() {
-    std::unique_lock lock(mu_);
-    std::string error;
-    for (auto& [name, t] : tables_) {
-      if (!t->Close() && error.empty()) {
-        error = "tokyocabinet.dir '" + opts_.dir + "': closing " + t->path + " failed: " + t->ErrorText();
-      }
-    }
-    tables_.clear();
-    closed_ = true;
-    return error;
-  }
-
   TcOptions opts_;
-  DirClaim claim_;  // this process's claim on the directory (the engine's locks do not stop it)
-  std::shared_mutex mu_;
-  std::map<std::string, std::unique_ptr<Table>, std::less<>> tables_;
-  bool closed_ = false;
+  TableFiles<Table> files_;
 };
 
 TcSession::TcSession(TcStore* store) : store_(store), kx_(tcxstrnew()), vx_(tcxstrnew()), read_buf_(4096) {}
 
 Table* TcSession::FindTable(std::string_view table, bool create) {
-  table_error_ = false;
-  if (cached_ != nullptr && table == cached_->name) return cached_;
-  Table* t = store_->Find(table, create, &table_error_);
-  if (t == nullptr) return nullptr;
-  if (cursor_ != nullptr) tcbdbcurdel(cursor_);  // it belongs to the previous table's database
-  cursor_ = nullptr;
-  cached_ = t;
+  bool switched = false;
+  Table* t = tables_.Find(store_->files(), table, create, &switched);
+  if (switched && cursor_ != nullptr) {
+    tcbdbcurdel(cursor_);  // it belongs to the previous table's database
+    cursor_ = nullptr;
+  }
   return t;
 }
 
@@ -596,7 +479,7 @@ Status TcSession::Scan(std::string_view table, std::string_view start_key, std::
     out->Clear();
     if (store_->options().type != TcType::kBtree) return Status::Error();  // capabilities().scan is false
     Table* t = FindTable(table, false);
-    if (t == nullptr) return table_error_ ? Status::Error() : Status::Ok();  // no table: no records
+    if (t == nullptr) return tables_.MissingScan();  // no table: no records
     if (count == 0) return Status::Ok();
     if (!KeyFits(start_key)) return Status::Error();
     if (cursor_ == nullptr) cursor_ = tcbdbcurnew(t->bdb);
@@ -656,10 +539,7 @@ const BindingInfo& tokyocabinet_binding() {
               {"tokyocabinet.sync", "false", "write the caches and fsync after every write (tcbdbsync/tchdbsync)"},
               {"tokyocabinet.destroy", "false", "truncate every table file when opening it (a clean load)"},
           },
-      .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-        TcOptions o = ParseOptions(props);
-        return std::make_unique<TcStore>(o);
-      },
+      .open = OpenStore<TcStore, ParseOptions>,
       .uses_dir = true,
   };
   return info;

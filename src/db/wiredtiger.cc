@@ -260,12 +260,7 @@ class WtSession final : public Session {
       if (ret == WT_NOTFOUND) return Status::NotFound();
       WT_ITEM v{};
       if (ret != 0 || c->get_value(c, &v) != 0) return Status::Error();
-      out->BeginRecord(key);
-      if (!DecodeRecord(View(v), fields, out)) {
-        out->Clear();
-        return Status::Error();
-      }
-      return Status::Ok();
+      return DecodeReadResult(key, View(v), fields, out);
     });
   }
 

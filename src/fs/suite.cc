@@ -17,12 +17,12 @@
 #include <thread>
 
 #include "core/error.h"
+#include "fs/io.h"
 
 namespace storebench::fs_suite {
 
 namespace {
 
-constexpr std::size_t kCharBuffer = 4096;  // stdio's buffer on a 4 KiB-block file system
 constexpr std::size_t kStreamPiece = 1u << 20;
 constexpr std::size_t kBaseBytes = 2u << 20;
 
@@ -49,17 +49,6 @@ double CpuSeconds() {
   getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
          static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-// An I/O error that stops the suite.
-struct Stop {
-  int err;  // errno
-  std::string what;
-};
-
-[[noreturn]] void Fail(int neg_errno, const std::string& what) {
-  const int e = -neg_errno;
-  throw Stop{e, what + ": " + std::strerror(e)};
 }
 
 // One operation type's figures inside a phase (per thread, merged after).
@@ -104,116 +93,6 @@ struct PhaseData {
     ++integrity_failures;
     if (notes.size() < 5) notes.push_back("verification failed: " + what);
   }
-};
-
-// Reads all of n bytes (less only at end of file).
-ssize_t ReadAll(FsBackend* b, int h, char* buf, std::size_t n) {
-  std::size_t got = 0;
-  while (got < n) {
-    ssize_t r = b->Read(h, buf + got, n - got);
-    if (r == -EINTR) continue;
-    if (r < 0) return r;
-    if (r == 0) break;
-    got += static_cast<std::size_t>(r);
-  }
-  return static_cast<ssize_t>(got);
-}
-
-void WriteAll(FsBackend* b, int h, const char* buf, std::size_t n, const std::string& what) {
-  std::size_t done = 0;
-  while (done < n) {
-    ssize_t r = b->Write(h, buf + done, n - done);
-    if (r == -EINTR) continue;
-    if (r < 0) Fail(static_cast<int>(r), what);
-    if (r == 0) Fail(-ENOSPC, what);
-    done += static_cast<std::size_t>(r);
-  }
-}
-
-void PWriteAll(FsBackend* b, int h, const char* buf, std::size_t n, off_t off, const std::string& what) {
-  std::size_t done = 0;
-  while (done < n) {
-    ssize_t r = b->PWrite(h, buf + done, n - done, off + static_cast<off_t>(done));
-    if (r == -EINTR) continue;
-    if (r < 0) Fail(static_cast<int>(r), what);
-    if (r == 0) Fail(-ENOSPC, what);
-    done += static_cast<std::size_t>(r);
-  }
-}
-
-// A handle closed on scope exit (errors of an explicit Close are reported).
-class Handle {
- public:
-  Handle(FsBackend* b, const std::string& path, int flags, const std::string& what) : b_(b) {
-    h_ = b->Open(path, flags, 0644);
-    if (h_ < 0) Fail(h_, what + ": open " + path);
-  }
-  ~Handle() {
-    if (h_ >= 0) b_->Close(h_);
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  int get() const { return h_; }
-  void Close(const std::string& what) {
-    int r = b_->Close(h_);
-    h_ = -1;
-    if (r < 0) Fail(r, what + ": close");
-  }
-
- private:
-  FsBackend* b_;
-  int h_ = -1;
-};
-
-// putc-sized writes through a user-space buffer, as stdio does. Put is kept
-// out of line, like glibc's putc, so each byte costs a call.
-class CharWriter {
- public:
-  // capacity 1: one write() per byte, as bonnie++ 2 does.
-  CharWriter(FsBackend* b, int h, std::string what, std::size_t capacity)
-      : b_(b), h_(h), what_(std::move(what)), cap_(capacity) {}
-  [[gnu::noinline]] void Put(char c) {
-    buf_[n_++] = c;
-    if (n_ == cap_) Flush();
-  }
-  void Flush() {
-    if (n_ > 0) WriteAll(b_, h_, buf_, n_, what_);
-    n_ = 0;
-  }
-
- private:
-  FsBackend* b_;
-  int h_;
-  std::string what_;
-  std::size_t cap_;
-  char buf_[kCharBuffer];
-  std::size_t n_ = 0;
-};
-
-// getc-sized reads through a user-space buffer; Get returns -1 at end of file.
-class CharReader {
- public:
-  // capacity 1: one read() per byte, as bonnie++ 2 does.
-  CharReader(FsBackend* b, int h, std::string what, std::size_t capacity)
-      : b_(b), h_(h), what_(std::move(what)), cap_(capacity) {}
-  [[gnu::noinline]] int Get() {
-    if (pos_ == len_) {
-      ssize_t r = ReadAll(b_, h_, buf_, cap_);
-      if (r < 0) Fail(static_cast<int>(r), what_);
-      len_ = static_cast<std::size_t>(r);
-      pos_ = 0;
-      if (len_ == 0) return -1;
-    }
-    return static_cast<unsigned char>(buf_[pos_++]);
-  }
-
- private:
-  FsBackend* b_;
-  int h_;
-  std::string what_;
-  std::size_t cap_;
-  char buf_[kCharBuffer];
-  std::size_t pos_ = 0, len_ = 0;
 };
 
 std::string FileName(std::uint64_t i, std::uint64_t seed) {
@@ -261,6 +140,8 @@ class Suite {
   void Create(const std::string& phase, const std::vector<std::uint64_t>& order);
   void StatFiles(const std::string& phase, const std::vector<std::uint64_t>* order);
   void DeleteFiles(const std::string& phase, const std::vector<std::uint64_t>* order);
+  // The files' names: in directory order (order == null) or the given one.
+  std::vector<std::string> FileNames(const std::string& phase, const std::vector<std::uint64_t>* order);
   void StreamWrite();
   void StreamRead();
   void Cleanup();
@@ -379,7 +260,7 @@ void Suite::Verify(PhaseData* d, std::uint64_t index, const char* got, std::size
 void Suite::WriteChr() {
   Phase("seq-write-chr", 1, PhaseData{"PUTC4K"}, [&](PhaseData* d) {
     Handle h(b_, Data(), O_WRONLY | O_CREAT | O_TRUNC, "seq-write-chr");
-    CharWriter w(b_, h.get(), "seq-write-chr: write " + Data(), o_.chr_syscall ? 1 : kCharBuffer);
+    CharWriter w(b_, h.get(), "seq-write-chr: write " + Data(), o_.chr_syscall ? 1 : kCharBufferBytes);
     std::vector<char> chunk(o_.chunk);
     std::uint64_t group_start = NowNs();
     std::uint64_t in_group = 0;
@@ -387,7 +268,7 @@ void Suite::WriteChr() {
       pattern_.Fill(b, gen_[b], chunk.data(), chunk.size());
       for (char c : chunk) {
         w.Put(c);
-        if (++in_group == kCharBuffer) {
+        if (++in_group == kCharBufferBytes) {
           const std::uint64_t now = NowNs();
           d->ops[0].hist.Record(now - group_start);
           group_start = now;
@@ -397,11 +278,7 @@ void Suite::WriteChr() {
       d->bytes += o_.chunk;
     }
     w.Flush();
-    if (o_.fsync) {
-      int r = b_->Fsync(h.get());
-      if (r < 0) Fail(r, "seq-write-chr: fsync");
-    }
-    h.Close("seq-write-chr");
+    h.Finish(o_.fsync, "seq-write-chr");
     if (in_group > 0) d->ops[0].hist.Record(NowNs() - group_start);
   });
 }
@@ -418,11 +295,7 @@ void Suite::WriteBlock() {
       d->ops[0].hist.Record(NowNs() - t0);
       d->bytes += o_.chunk;
     }
-    if (o_.fsync) {
-      int r = b_->Fsync(h.get());
-      if (r < 0) Fail(r, "seq-write-block: fsync");
-    }
-    h.Close("seq-write-block");
+    h.Finish(o_.fsync, "seq-write-block");
   });
 }
 
@@ -442,18 +315,14 @@ void Suite::Rewrite() {
       d->ops[0].hist.Record(NowNs() - t0);
       d->bytes += o_.chunk;
     }
-    if (o_.fsync) {
-      int r = b_->Fsync(h.get());
-      if (r < 0) Fail(r, "rewrite: fsync");
-    }
-    h.Close("rewrite");
+    h.Finish(o_.fsync, "rewrite");
   });
 }
 
 void Suite::ReadChr() {
   Phase("seq-read-chr", 1, PhaseData{"GETC4K"}, [&](PhaseData* d) {
     Handle h(b_, Data(), O_RDONLY, "seq-read-chr");
-    CharReader rd(b_, h.get(), "seq-read-chr: read " + Data(), o_.chr_syscall ? 1 : kCharBuffer);
+    CharReader rd(b_, h.get(), "seq-read-chr: read " + Data(), o_.chr_syscall ? 1 : kCharBufferBytes);
     std::vector<char> want(o_.chunk);
     std::uint64_t group_start = NowNs();
     std::uint64_t in_group = 0;
@@ -468,7 +337,7 @@ void Suite::ReadChr() {
           bad = true;
           first_bad = i;
         }
-        if (++in_group == kCharBuffer) {
+        if (++in_group == kCharBufferBytes) {
           const std::uint64_t now = NowNs();
           d->ops[0].hist.Record(now - group_start);
           group_start = now;
@@ -570,13 +439,7 @@ void Suite::Create(const std::string& phase, const std::vector<std::uint64_t>& o
 void Suite::StatFiles(const std::string& phase, const std::vector<std::uint64_t>* order) {
   const int threads = o_.threads;
   Phase(phase, threads, PhaseData{"STAT"}, [&](PhaseData* d) {
-    std::vector<std::string> names;
-    if (order == nullptr) {
-      int r = b_->ListDir(FilesDir(), &names);
-      if (r < 0) Fail(r, phase + ": list " + FilesDir());
-    } else {
-      for (std::uint64_t f : *order) names.push_back(FileName(f, o_.seed));
-    }
+    const std::vector<std::string> names = FileNames(phase, order);
     if (names.size() != o_.files) {
       d->Mismatch(phase + ": " + std::to_string(names.size()) + " files in " + FilesDir() + ", expected " +
                   std::to_string(o_.files));
@@ -610,16 +473,21 @@ void Suite::StatFiles(const std::string& phase, const std::vector<std::uint64_t>
   });
 }
 
+std::vector<std::string> Suite::FileNames(const std::string& phase, const std::vector<std::uint64_t>* order) {
+  std::vector<std::string> names;
+  if (order == nullptr) {
+    int r = b_->ListDir(FilesDir(), &names);
+    if (r < 0) Fail(r, phase + ": list " + FilesDir());
+  } else {
+    for (std::uint64_t f : *order) names.push_back(FileName(f, o_.seed));
+  }
+  return names;
+}
+
 void Suite::DeleteFiles(const std::string& phase, const std::vector<std::uint64_t>* order) {
   const int threads = o_.threads;
   Phase(phase, threads, PhaseData{"DELETE"}, [&](PhaseData* d) {
-    std::vector<std::string> names;
-    if (order == nullptr) {
-      int r = b_->ListDir(FilesDir(), &names);
-      if (r < 0) Fail(r, phase + ": list " + FilesDir());
-    } else {
-      for (std::uint64_t f : *order) names.push_back(FileName(f, o_.seed));
-    }
+    const std::vector<std::string> names = FileNames(phase, order);
     Workers(threads, d, [&](int t, PhaseData* l, const std::atomic<bool>& stopping) {
       for (std::size_t i = static_cast<std::size_t>(t); i < names.size() && !stopping; i += threads) {
         const std::string path = FilesDir() + "/" + names[i];

@@ -78,6 +78,15 @@ std::string LatencyCell(const Cell& c, double pct) {
   return buf;
 }
 
+// True when the result holds any of the named phases.
+template <std::size_t N>
+bool AnyPhase(const FsResult& r, const char* const (&names)[N]) {
+  for (const char* n : names) {
+    if (Find(r, n).phase != nullptr) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void WriteFsTable(const FsResult& r, const FsOptions& o, const std::string& machine, std::ostream& out) {
@@ -86,9 +95,7 @@ void WriteFsTable(const FsResult& r, const FsOptions& o, const std::string& mach
   char line[256];
   const char* data[] = {"seq-write-chr", "seq-write-block", "rewrite", "seq-read-chr", "seq-read-block",
                         "random-seeks"};
-  bool any_data = false;
-  for (const char* n : data) any_data = any_data || Find(r, n).phase != nullptr;
-  if (any_data) {
+  if (AnyPhase(r, data)) {
     std::snprintf(line, sizeof line, "%-19s ------Sequential Output------ --Sequential Input- --Random-\n",
                   version.c_str());
     out << line;
@@ -105,9 +112,7 @@ void WriteFsTable(const FsResult& r, const FsOptions& o, const std::string& mach
     }
   }
   const char* meta[] = {"seq-create", "seq-stat", "seq-delete", "rand-create", "rand-stat", "rand-delete"};
-  bool any_meta = false;
-  for (const char* n : meta) any_meta = any_meta || Find(r, n).phase != nullptr;
-  if (any_meta) {
+  if (AnyPhase(r, meta)) {
     std::snprintf(line, sizeof line, "%-19s ------Sequential Create------ --------Random Create--------\n",
                   version.c_str());
     out << line;

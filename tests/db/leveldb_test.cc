@@ -1,6 +1,9 @@
 // LevelDB-specific behaviour: setup errors, options, the table prefixes,
 // DiskUsageBytes, Stats. (The operation semantics are covered by
 // conformance_test.cc.)
+// What it shares with the other ordered KV engines (directories, a second
+// store, bad values, Close; for the LSM trees locks and destroy) is in
+// ordered_kv_engine_test.cc.
 #include <gtest/gtest.h>
 #include <leveldb/db.h>
 
@@ -45,97 +48,6 @@ class LevelDbTest : public test_util::BindingTest {
     return all;
   }
 };
-
-TEST_F(LevelDbTest, CreatesMissingParentDirectories) {
-  auto store = Open(Props("a/b/c/db"));
-  EXPECT_TRUE(fs::exists(root_ + "/a/b/c/db/CURRENT"));
-  EXPECT_TRUE(store->capabilities().persistent);
-  EXPECT_TRUE(store->capabilities().scan);
-  EXPECT_TRUE(FindBinding("leveldb").uses_dir);
-}
-
-TEST_F(LevelDbTest, DirBelowARegularFileIsASetupErrorNamingThePath) {
-  std::ofstream(root_ + "/file") << "not a directory";
-  std::string msg = MessageOf<SetupError>(Props("file/sub/db"));
-  EXPECT_NE(msg.find("leveldb.dir"), std::string::npos) << msg;
-  EXPECT_NE(msg.find(root_ + "/file/sub/db"), std::string::npos) << msg;
-  EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
-}
-
-TEST_F(LevelDbTest, BadValuesAreConfigErrorsNamingTheProperty) {
-  const std::pair<const char*, const char*> bad[] = {
-      {"leveldb.compression", "zstd"},
-      {"leveldb.cache_size", "lots"},
-      {"leveldb.write_buffer_size", "1k"},
-      {"leveldb.write_buffer_size", "2G"},
-      {"leveldb.block_size", "512"},
-      {"leveldb.block_size", "8M"},
-      {"leveldb.bloom_bits", "-1"},
-      {"leveldb.bloom_bits", "ten"},
-      {"leveldb.max_open_files", "10"},
-      {"leveldb.sync", "maybe"},
-      {"leveldb.destroy", "2"},
-  };
-  for (auto [name, value] : bad) {
-    Properties p = Props();
-    p.Set(name, value);
-    std::string msg = MessageOf<ConfigError>(p);
-    EXPECT_NE(msg.find(name), std::string::npos) << name << "=" << value << ": " << msg;
-  }
-  Properties p = Props();
-  p.Set("leveldb.compression", "zstd");
-  EXPECT_NE(MessageOf<ConfigError>(p).find("snappy"), std::string::npos) << "lists the choices";
-  EXPECT_FALSE(fs::exists(root_ + "/db")) << "properties are checked before touching the disk";
-}
-
-TEST_F(LevelDbTest, OpeningTheSameDirTwiceIsASetupErrorAboutTheLock) {
-  auto first = Open(Props());
-  ASSERT_EQ(Put(first.get(), "k", "v"), Status::Ok());
-  std::string msg = MessageOf<SetupError>(Props());
-  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("leveldb.dir '" + root_ + "/db'"), std::string::npos) << msg;
-  // With destroy=true too: the open database must not be wiped.
-  Properties p = Props();
-  p.Set("leveldb.destroy", "true");
-  msg = MessageOf<SetupError>(p);
-  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
-  EXPECT_EQ(Get(first.get(), "k"), Status::Ok()) << "the first store still works";
-  first->Close();
-  first.reset();
-  auto second = Open(Props());  // free again once closed
-  EXPECT_EQ(Get(second.get(), "k"), Status::Ok());
-}
-
-TEST_F(LevelDbTest, DatabaseLockedByAnotherProcessIsASetupError) {
-  fs::create_directories(root_ + "/db");
-  // The POSIX lock LevelDB uses.
-  test_util::LockHeldByChild other;
-  ASSERT_NO_FATAL_FAILURE(other.Hold(root_ + "/db/LOCK", test_util::LockKind::kFcntlWrite));
-  std::string msg = MessageOf<SetupError>(Props());
-  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
-  EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
-  other.Release();
-  auto store = Open(Props());  // free again once the other process is gone
-  EXPECT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-}
-
-TEST_F(LevelDbTest, DestroyWipesTheDatabase) {
-  {
-    auto store = Open(Props());
-    ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-    store->Close();
-  }
-  {
-    auto store = Open(Props());  // without destroy: kept
-    EXPECT_EQ(Get(store.get(), "k"), Status::Ok());
-    store->Close();
-  }
-  Properties p = Props();
-  p.Set("leveldb.destroy", "true");
-  auto store = Open(p);
-  EXPECT_EQ(Get(store.get(), "k"), Status::NotFound());
-  ASSERT_EQ(Put(store.get(), "k2", "v"), Status::Ok());
-}
 
 TEST_F(LevelDbTest, TablesAreKeyPrefixesThatNeverOverlap) {
   {
@@ -288,17 +200,6 @@ TEST_F(LevelDbTest, StatsCountTableFilesOnceWritten) {
   EXPECT_GT(std::stoull(stats["leveldb.sstables.bytes"]), 0u);
   EXPECT_GT(std::stoull(stats["leveldb.approximate-size.usertable"]), 0u);
   EXPECT_LE(std::stoull(stats["leveldb.sstables.bytes"]), *store->DiskUsageBytes());
-}
-
-TEST_F(LevelDbTest, CloseIsIdempotentAndTheDataSurvives) {
-  auto store = Open(Props());
-  ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-  store->Close();
-  store->Close();
-  EXPECT_THROW(store->NewSession(0), SetupError);
-  EXPECT_EQ(store->Stats().size(), 1u) << "just the version once closed";
-  auto again = Open(Props());
-  EXPECT_EQ(Get(again.get(), "k"), Status::Ok());
 }
 
 // BatchInsert is one WriteBatch: the write-ahead log gets one record (7

@@ -1,6 +1,9 @@
 // LMDB-specific behaviour: setup errors, options, a full map, key limits,
 // named databases per table, sharing between processes, DiskUsageBytes,
 // Stats. (The operation semantics are covered by conformance_test.cc.)
+// What it shares with the other ordered KV engines (directories, a second
+// store, bad values, Close; for the LSM trees locks and destroy) is in
+// ordered_kv_engine_test.cc.
 #include <gtest/gtest.h>
 #include <lmdb.h>
 #include <sys/stat.h>
@@ -39,38 +42,6 @@ class LmdbTest : public test_util::BindingTest {
   }
 };
 
-TEST_F(LmdbTest, CreatesMissingParentDirectoriesAndTheEnvironmentFiles) {
-  auto store = Open(Props("a/b/c/db"));
-  EXPECT_TRUE(fs::exists(root_ + "/a/b/c/db/data.mdb"));
-  EXPECT_TRUE(fs::exists(root_ + "/a/b/c/db/lock.mdb"));
-  EXPECT_TRUE(store->capabilities().persistent);
-  EXPECT_TRUE(store->capabilities().scan);
-  EXPECT_TRUE(FindBinding("lmdb").uses_dir);
-}
-
-TEST_F(LmdbTest, DirBelowARegularFileIsASetupErrorNamingThePath) {
-  std::ofstream(root_ + "/file") << "not a directory";
-  std::string msg = MessageOf<SetupError>(Props("file/sub/db"));
-  EXPECT_NE(msg.find("lmdb.dir"), std::string::npos) << msg;
-  EXPECT_NE(msg.find(root_ + "/file/sub/db"), std::string::npos) << msg;
-  EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
-}
-
-TEST_F(LmdbTest, BadValuesAreConfigErrorsNamingTheProperty) {
-  const std::pair<const char*, const char*> bad[] = {
-      {"lmdb.mapsize", "lots"},     {"lmdb.mapsize", "1k"},      {"lmdb.maxreaders", "-1"},
-      {"lmdb.maxreaders", "many"},  {"lmdb.nosync", "maybe"},    {"lmdb.nometasync", "2"},
-      {"lmdb.writemap", "yes-ish"}, {"lmdb.nordahead", "never"},
-  };
-  for (auto [name, value] : bad) {
-    Properties p = Props();
-    p.Set(name, value);
-    std::string msg = MessageOf<ConfigError>(p);
-    EXPECT_NE(msg.find(name), std::string::npos) << name << "=" << value << ": " << msg;
-  }
-  EXPECT_FALSE(fs::exists(root_ + "/db")) << "properties are checked before touching the disk";
-}
-
 TEST_F(LmdbTest, AMapTooLargeForTheAddressSpaceIsASetupError) {
   Properties p = Props();
   p.Set("lmdb.mapsize", "1000000T");  // 2^60 bytes: more than any address space
@@ -82,21 +53,12 @@ TEST_F(LmdbTest, AMapTooLargeForTheAddressSpaceIsASetupError) {
   EXPECT_EQ(Put(store.get(), "k", "v"), Status::Ok());
 }
 
-TEST_F(LmdbTest, OpeningTheSameEnvironmentTwiceInOneProcessIsASetupError) {
+// (A second store on the same spelling: ordered_kv_engine_test.cc.)
+TEST_F(LmdbTest, AnotherSpellingOfAnOpenEnvironmentIsASetupError) {
   auto first = Open(Props());
-  ASSERT_EQ(Put(first.get(), "k", "v"), Status::Ok());
-  std::string msg = MessageOf<SetupError>(Props());
-  EXPECT_NE(msg.find("in use by another store in this process"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("lmdb.dir '" + root_ + "/db'"), std::string::npos) << msg;
-  // Through another spelling of the same directory, too.
   Properties other;
   other.Set("lmdb.dir", root_ + "/./db/");
   EXPECT_NE(MessageOf<SetupError>(other).find("in use by another store in this process"), std::string::npos);
-  EXPECT_EQ(Get(first.get(), "k"), Status::Ok()) << "the first store still works";
-  first->Close();
-  first.reset();
-  auto second = Open(Props());  // free again once closed
-  EXPECT_EQ(Get(second.get(), "k"), Status::Ok());
 }
 
 TEST_F(LmdbTest, AnotherProcessSharesTheEnvironment) {
@@ -337,18 +299,6 @@ TEST_F(LmdbTest, DiskUsageIsThePagesInUseAndStatsDescribeTheTree) {
   EXPECT_EQ(std::to_string(*bytes), stats["lmdb.used_bytes"]);
   EXPECT_EQ(std::to_string((std::stoull(stats["lmdb.last_pgno"]) + 1) * 4096), stats["lmdb.used_bytes"]);
   EXPECT_LE(*bytes, std::stoull(stats["lmdb.file_size"])) << "the file holds every page in use";
-}
-
-TEST_F(LmdbTest, CloseIsIdempotentAndTheDataSurvives) {
-  auto store = Open(Props());
-  ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-  store->Close();
-  store->Close();
-  EXPECT_THROW(store->NewSession(0), SetupError);
-  EXPECT_EQ(store->Stats().size(), 1u) << "just the version once closed";
-  EXPECT_FALSE(store->DiskUsageBytes().has_value());
-  auto again = Open(Props());
-  EXPECT_EQ(Get(again.get(), "k"), Status::Ok());
 }
 
 // BatchInsert is one write transaction: lmdb.last_txnid moves by one for

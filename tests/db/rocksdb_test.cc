@@ -1,5 +1,8 @@
 // RocksDB-specific behaviour: setup errors, options, DiskUsageBytes, Stats.
 // (The operation semantics are covered by conformance_test.cc.)
+// What it shares with the other ordered KV engines (directories, a second
+// store, bad values, Close; for the LSM trees locks and destroy) is in
+// ordered_kv_engine_test.cc.
 #include <gtest/gtest.h>
 #include <rocksdb/convenience.h>
 
@@ -27,38 +30,11 @@ class RocksDbTest : public test_util::BindingTest {
   RocksDbTest() : BindingTest("rocksdb") {}
 };
 
-TEST_F(RocksDbTest, CreatesMissingParentDirectories) {
-  Properties p = Props("a/b/c/db");
-  auto store = Open(p);
-  EXPECT_TRUE(fs::is_directory(root_ + "/a/b/c/db"));
-  EXPECT_TRUE(store->capabilities().persistent);
-  EXPECT_TRUE(store->capabilities().scan);
-  EXPECT_TRUE(FindBinding("rocksdb").uses_dir);
-}
-
-TEST_F(RocksDbTest, DirBelowARegularFileIsASetupErrorNamingThePath) {
-  std::ofstream(root_ + "/file") << "not a directory";
-  Properties p = Props("file/sub/db");
-  std::string msg = MessageOf<SetupError>(p);
-  EXPECT_NE(msg.find(root_ + "/file/sub/db"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("Not a directory"), std::string::npos) << msg;
-  EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
-}
-
 TEST_F(RocksDbTest, DirThatIsAFileIsASetupError) {
   std::ofstream(root_ + "/file") << "x";
   Properties p = Props("file");
   std::string msg = MessageOf<SetupError>(p);
   EXPECT_NE(msg.find(root_ + "/file"), std::string::npos) << msg;
-}
-
-TEST_F(RocksDbTest, UnknownCompressionIsAConfigError) {
-  Properties p = Props();
-  p.Set("rocksdb.compression", "gzip");
-  std::string msg = MessageOf<ConfigError>(p);
-  EXPECT_NE(msg.find("rocksdb.compression"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("zstd"), std::string::npos) << "lists the choices: " << msg;
-  EXPECT_FALSE(fs::exists(root_ + "/db")) << "properties are checked before touching the disk";
 }
 
 TEST_F(RocksDbTest, EveryCompiledInCompressionWorks) {
@@ -97,65 +73,11 @@ TEST_F(RocksDbTest, CompressionNotCompiledInIsAConfigErrorListingTheAvailable) {
   GTEST_SKIP() << "this RocksDB has snappy, lz4 and zstd compiled in";
 }
 
-TEST_F(RocksDbTest, BadSizesAreConfigErrors) {
+// (Other bad values: ordered_kv_engine_test.cc.)
+TEST_F(RocksDbTest, AWriteBufferBelowTheMinimumIsAConfigErrorSayingIt) {
   Properties p = Props();
-  p.Set("rocksdb.cache_size", "lots");
-  EXPECT_NE(MessageOf<ConfigError>(p).find("rocksdb.cache_size"), std::string::npos);
-  Properties q = Props();
-  q.Set("rocksdb.write_buffer_size", "1k");
-  EXPECT_NE(MessageOf<ConfigError>(q).find("at least 64k"), std::string::npos);
-  Properties r = Props();
-  r.Set("rocksdb.sync", "maybe");
-  EXPECT_NE(MessageOf<ConfigError>(r).find("rocksdb.sync"), std::string::npos);
-}
-
-TEST_F(RocksDbTest, OpeningTheSameDirTwiceIsASetupErrorAboutTheLock) {
-  Properties p = Props();
-  auto first = Open(p);
-  std::string msg = MessageOf<SetupError>(p);
-  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
-  EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
-  // With destroy=true too: the open database must not be wiped.
-  ASSERT_EQ(Put(first.get(), "k", "v"), Status::Ok());
-  p.Set("rocksdb.destroy", "true");
-  msg = MessageOf<SetupError>(p);
-  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
-  EXPECT_EQ(Get(first.get(), "k"), Status::Ok()) << "the first store still works";
-  first->Close();
-  first.reset();
-  auto second = Open(Props());  // free again once closed
-  EXPECT_EQ(Get(second.get(), "k"), Status::Ok());
-}
-
-TEST_F(RocksDbTest, DatabaseLockedByAnotherProcessIsASetupError) {
-  fs::create_directories(root_ + "/db");
-  // The POSIX lock RocksDB uses.
-  test_util::LockHeldByChild other;
-  ASSERT_NO_FATAL_FAILURE(other.Hold(root_ + "/db/LOCK", test_util::LockKind::kFcntlWrite));
-  std::string msg = MessageOf<SetupError>(Props());
-  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
-  EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
-  other.Release();
-  auto store = Open(Props());  // free again once the other process is gone
-  EXPECT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-}
-
-TEST_F(RocksDbTest, DestroyWipesTheDatabase) {
-  {
-    auto store = Open(Props());
-    ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-    store->Close();
-  }
-  {
-    auto store = Open(Props());  // without destroy: kept
-    EXPECT_EQ(Get(store.get(), "k"), Status::Ok());
-    store->Close();
-  }
-  Properties p = Props();
-  p.Set("rocksdb.destroy", "true");
-  auto store = Open(p);
-  EXPECT_EQ(Get(store.get(), "k"), Status::NotFound());
-  ASSERT_EQ(Put(store.get(), "k2", "v"), Status::Ok());
+  p.Set("rocksdb.write_buffer_size", "1k");
+  EXPECT_NE(MessageOf<ConfigError>(p).find("at least 64k"), std::string::npos);
 }
 
 TEST_F(RocksDbTest, MissingOptionsFileIsASetupErrorNamingTheFile) {

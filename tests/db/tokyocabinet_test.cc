@@ -1,6 +1,7 @@
-// Tokyo Cabinet-specific behaviour: types, tables as files, properties,
-// setup errors (locks, bad files), atomic updates, Stats.
-// (The operation semantics are covered by conformance_test.cc.)
+// Tokyo Cabinet-specific behaviour: tuning properties, compression, Stats.
+// What it shares with the other table-file engine (tables as files, types,
+// locks, destroy, bad properties, atomic updates) is in
+// table_file_engine_test.cc; the operation semantics in conformance_test.cc.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -29,126 +30,6 @@ class TokyoCabinetTest : public test_util::BindingTest {
   TokyoCabinetTest() : BindingTest("tokyocabinet") {}
 };
 
-TEST_F(TokyoCabinetTest, BtreeIsTheDefaultOneFilePerTableCreatedOnFirstInsert) {
-  auto store = Open(Props("a/b/db"));
-  EXPECT_TRUE(FindBinding("tokyocabinet").uses_dir);
-  EXPECT_TRUE(store->capabilities().scan);
-  EXPECT_TRUE(store->capabilities().persistent);
-  EXPECT_TRUE(fs::is_directory(root_ + "/a/b/db"));
-  EXPECT_FALSE(fs::exists(root_ + "/a/b/db/usertable.tcb"));
-  auto s = store->NewSession(0);
-  RecordSet rs;
-  // A table never written has nothing, and reading it creates nothing.
-  EXPECT_EQ(s->Read("usertable", "k", FieldSelector{}, &rs), Status::NotFound());
-  Field f{"field0", "v"};
-  EXPECT_EQ(s->Update("usertable", "k", std::span<const Field>(&f, 1)), Status::NotFound());
-  EXPECT_EQ(s->Delete("usertable", "k"), Status::NotFound());
-  EXPECT_EQ(s->Scan("usertable", "", 10, FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(rs.record_count(), 0u);
-  EXPECT_FALSE(fs::exists(root_ + "/a/b/db/usertable.tcb"));
-  ASSERT_EQ(s->Insert("usertable", "k", std::span<const Field>(&f, 1)), Status::Ok());
-  ASSERT_EQ(s->Insert("other", "k", std::span<const Field>(&f, 1)), Status::Ok());
-  EXPECT_TRUE(fs::is_regular_file(root_ + "/a/b/db/usertable.tcb"));
-  EXPECT_TRUE(fs::is_regular_file(root_ + "/a/b/db/other.tcb"));
-  auto stats = StatsOf(store.get());
-  EXPECT_EQ(stats["tokyocabinet.type"], "btree");
-  EXPECT_EQ(stats["tokyocabinet.tables"], "other,usertable");
-  EXPECT_EQ(stats["tokyocabinet.rnum"], "2");
-}
-
-TEST_F(TokyoCabinetTest, TablesAreFoundAgainOnReopenAndStayApart) {
-  {
-    auto store = Open(Props());
-    ASSERT_EQ(Put(store.get(), "user1", "in-usertable"), Status::Ok());
-    ASSERT_EQ(Put(store.get(), "user1", "in-other", "other"), Status::Ok());
-    ASSERT_EQ(Put(store.get(), "user2", "in-other", "other"), Status::Ok());
-    store->Close();
-  }
-  auto store = Open(Props());
-  EXPECT_EQ(StatsOf(store.get())["tokyocabinet.tables"], "other,usertable");
-  std::string v;
-  ASSERT_EQ(Get(store.get(), "user1", &v), Status::Ok());
-  EXPECT_EQ(v, "in-usertable");
-  ASSERT_EQ(Get(store.get(), "user1", &v, "other"), Status::Ok());
-  EXPECT_EQ(v, "in-other");
-  // One session switching tables: its cached table and cursor follow.
-  auto s = store->NewSession(0);
-  RecordSet rs;
-  ASSERT_EQ(s->Scan("other", "", 10, FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(rs.record_count(), 2u);
-  ASSERT_EQ(s->Scan("usertable", "", 10, FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(rs.record_count(), 1u);
-  EXPECT_EQ(s->Delete("other", "user1"), Status::Ok());
-  EXPECT_EQ(s->Read("usertable", "user1", FieldSelector{}, &rs), Status::Ok());  // untouched
-  ASSERT_EQ(s->Scan("other", "", 10, FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(rs.record_count(), 1u);
-}
-
-TEST_F(TokyoCabinetTest, TableNamesThatAreNotPlainFileNamesAreErrors) {
-  auto store = Open(Props());
-  for (const std::string table : {"../escape", "a/b", ".hidden", ""}) {
-    EXPECT_EQ(Put(store.get(), "k", "v", table), Status::Error()) << table;
-    EXPECT_EQ(Get(store.get(), "k", nullptr, table), Status::NotFound()) << table;
-  }
-  EXPECT_FALSE(fs::exists(root_ + "/escape.tcb"));
-  EXPECT_EQ(Put(store.get(), "k", "v", "Table_1-x.y"), Status::Ok());
-  EXPECT_TRUE(fs::exists(root_ + "/db/Table_1-x.y.tcb"));
-}
-
-TEST_F(TokyoCabinetTest, HashTypeCannotScanAndSaysWhy) {
-  Properties p = Props();
-  p.Set("tokyocabinet.type", "hash");
-  auto store = Open(p);
-  Capabilities c = store->capabilities();
-  EXPECT_FALSE(c.scan);
-  EXPECT_EQ(c.why_no_scan, "tokyocabinet.type=hash keeps no key order");
-  EXPECT_TRUE(c.persistent);
-  ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-  EXPECT_TRUE(fs::is_regular_file(root_ + "/db/usertable.tch"));
-  std::string v;
-  ASSERT_EQ(Get(store.get(), "k", &v), Status::Ok());
-  EXPECT_EQ(v, "v");
-  auto s = store->NewSession(0);
-  RecordSet rs;
-  EXPECT_EQ(s->Scan("usertable", "", 10, FieldSelector{}, &rs), Status::Error());
-  EXPECT_EQ(StatsOf(store.get())["tokyocabinet.type"], "hash");
-}
-
-TEST_F(TokyoCabinetTest, OpeningTheOtherTypesFilesIsAConfigError) {
-  {
-    Properties p = Props();
-    p.Set("tokyocabinet.type", "hash");
-    auto store = Open(p);
-    ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-    store->Close();
-  }
-  std::string msg = MessageOf<ConfigError>(Props());  // type=btree by default
-  EXPECT_NE(msg.find("usertable.tch"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("tokyocabinet.type=btree"), std::string::npos) << msg;
-  EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
-}
-
-TEST_F(TokyoCabinetTest, BadPropertyValuesAreConfigErrorsNamingTheProperty) {
-  const std::vector<std::pair<std::string, std::string>> bad = {
-      {"tokyocabinet.type", "tree"},      {"tokyocabinet.bnum", "-1"},     {"tokyocabinet.bnum", "many"},
-      {"tokyocabinet.lmemb", "-5"},       {"tokyocabinet.nmemb", "x"},     {"tokyocabinet.lcnum", "2G"},
-      {"tokyocabinet.ncnum", "-1"},       {"tokyocabinet.xmsiz", "lots"},  {"tokyocabinet.xmsiz", "4T"},
-      {"tokyocabinet.compress", "zlib"},  {"tokyocabinet.large", "maybe"}, {"tokyocabinet.sync", "maybe"},
-      {"tokyocabinet.destroy", "yes please"},
-  };
-  for (const auto& [name, value] : bad) {
-    Properties p = Props();
-    p.Set(name, value);
-    std::string msg = MessageOf<ConfigError>(p);
-    EXPECT_NE(msg.find(name), std::string::npos) << name << "=" << value << ": " << msg;
-    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-  }
-  Properties p = Props();
-  p.Set("tokyocabinet.compress", "gzip");
-  EXPECT_NE(MessageOf<ConfigError>(p).find("tcbs"), std::string::npos) << "lists the choices";
-  EXPECT_FALSE(fs::exists(root_ + "/db")) << "properties are checked before touching the disk";
-}
-
 TEST_F(TokyoCabinetTest, BtreeTuningWithHashIsAConfigError) {
   for (const std::string name : {"tokyocabinet.lmemb", "tokyocabinet.nmemb", "tokyocabinet.lcnum", "tokyocabinet.ncnum"}) {
     Properties p = Props();
@@ -158,82 +39,6 @@ TEST_F(TokyoCabinetTest, BtreeTuningWithHashIsAConfigError) {
     EXPECT_NE(msg.find(name), std::string::npos) << msg;
     EXPECT_NE(msg.find("type=hash"), std::string::npos) << msg;
   }
-}
-
-TEST_F(TokyoCabinetTest, DirBelowARegularFileIsASetupErrorNamingThePath) {
-  std::ofstream(root_ + "/file") << "not a directory";
-  std::string msg = MessageOf<SetupError>(Props("file/sub/db"));
-  EXPECT_NE(msg.find(root_ + "/file/sub/db"), std::string::npos) << msg;
-  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-}
-
-TEST_F(TokyoCabinetTest, AFileThatIsNotATokyoCabinetDatabaseIsASetupErrorNamingIt) {
-  fs::create_directories(root_ + "/db");
-  std::ofstream(root_ + "/db/usertable.tcb") << std::string(4096, 'x');
-  std::string msg = MessageOf<SetupError>(Props());
-  EXPECT_NE(msg.find("usertable.tcb"), std::string::npos) << msg;
-  EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
-  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-}
-
-TEST_F(TokyoCabinetTest, OpeningTheSameDirTwiceInOneProcessIsASetupError) {
-  auto first = Open(Props());
-  ASSERT_EQ(Put(first.get(), "k", "v"), Status::Ok());
-  std::string msg = MessageOf<SetupError>(Props());
-  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
-  EXPECT_NE(msg.find(root_ + "/db"), std::string::npos) << msg;
-  // With destroy=true too: the open database must not be wiped.
-  Properties d = Props();
-  d.Set("tokyocabinet.destroy", "true");
-  EXPECT_NE(MessageOf<SetupError>(d).find("locked"), std::string::npos);
-  EXPECT_EQ(Get(first.get(), "k"), Status::Ok()) << "the first store still works";
-  first->Close();
-  first.reset();
-  auto second = Open(Props());  // free again once closed
-  EXPECT_EQ(Get(second.get(), "k"), Status::Ok());
-}
-
-TEST_F(TokyoCabinetTest, TableFileLockedByAnotherProcessIsASetupErrorAtOnce) {
-  {
-    auto store = Open(Props());
-    ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-    store->Close();
-  }
-  const std::string path = root_ + "/db/usertable.tcb";
-  // The store made the file (LockHeldByChild would create a missing one).
-  ASSERT_TRUE(fs::is_regular_file(path));
-  // The fcntl write lock TC takes on the whole file (tclock).
-  test_util::LockHeldByChild other;
-  ASSERT_NO_FATAL_FAILURE(other.Hold(path, test_util::LockKind::kFcntlWrite));
-  auto start = std::chrono::steady_clock::now();
-  std::string msg = MessageOf<SetupError>(Props());
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5)) << "OTRYLOCK: no waiting";
-  EXPECT_NE(msg.find("locked"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("usertable.tcb"), std::string::npos) << msg;
-  other.Release();
-  auto store = Open(Props());  // free again once the other process is gone
-  EXPECT_EQ(Get(store.get(), "k"), Status::Ok());
-}
-
-TEST_F(TokyoCabinetTest, DestroyClearsEveryTable) {
-  {
-    auto store = Open(Props());
-    ASSERT_EQ(Put(store.get(), "k", "v"), Status::Ok());
-    ASSERT_EQ(Put(store.get(), "k", "v", "other"), Status::Ok());
-    store->Close();
-  }
-  {
-    auto store = Open(Props());  // without destroy: kept
-    EXPECT_EQ(Get(store.get(), "k"), Status::Ok());
-    store->Close();
-  }
-  Properties p = Props();
-  p.Set("tokyocabinet.destroy", "true");
-  auto store = Open(p);
-  EXPECT_EQ(Get(store.get(), "k"), Status::NotFound());
-  EXPECT_EQ(Get(store.get(), "k", nullptr, "other"), Status::NotFound());
-  EXPECT_EQ(StatsOf(store.get())["tokyocabinet.rnum"], "0");
-  ASSERT_EQ(Put(store.get(), "k2", "v"), Status::Ok());
 }
 
 // Disk usage of `n` compressible records with the given properties.
@@ -423,16 +228,6 @@ TEST_F(TokyoCabinetTest, StatsReportVersionCountAndSize) {
   auto closed = StatsOf(store.get());
   EXPECT_EQ(closed.count("tokyocabinet.rnum"), 0u);
   EXPECT_THROW(store->NewSession(0), SetupError);
-}
-
-TEST_F(TokyoCabinetTest, ConcurrentUpdatesOfOneRecordAreAtomic) {
-  // The hash type; btree, the default, is checked by the conformance suite.
-  for (const std::string type : {"hash"}) {
-    Properties p = Props(type);
-    p.Set("tokyocabinet.type", type);
-    auto store = Open(p);
-    for (int round = 0; round < 3; ++round) EXPECT_EQ(test_util::LostUpdates(store.get(), 2000), 0) << type << " round " << round;
-  }
 }
 
 }  // namespace
