@@ -43,7 +43,13 @@ const BindingInfo& gluster_binding() {
                 {"gluster.volume", "sbvol", "volume name"},
                 {"gluster.dir", "storebench", "directory inside the volume for the tables (created if missing)"},
             };
-            for (auto& spec : FilesStoreProperties("gluster")) p.push_back(spec);
+            for (auto& spec : FilesStoreProperties("gluster")) {
+              if (spec.name == "gluster.fsync") {  // gfapi has no directory fsync and no syncfs
+                spec.help = "none (the servers' caches decide), per-op (fsync each record file before its rename), "
+                            "end (nothing more than closing: gfapi has no syncfs)";
+              }
+              p.push_back(spec);
+            }
             return p;
           }(),
       .open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
