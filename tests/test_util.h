@@ -29,6 +29,7 @@
 
 #include "core/properties.h"
 #include "db/binding.h"
+#include "db/registry.h"
 #include "measure/result.h"
 
 namespace storebench::test_util {
@@ -214,6 +215,22 @@ inline int UnusedLoopbackPort() {
 
 // The server a test of a network binding talks to, as started by the test
 // command (scripts/test.sh via scripts/servers/): the environment variable
+// True when this build has the binding `name` (each is a build option,
+// STOREBENCH_WITH_<NAME>); tests of one left out skip with
+// STOREBENCH_NEED_BINDING.
+inline bool BindingBuilt(std::string_view name) {
+  for (const BindingInfo* b : AllBindings()) {
+    if (b->name == name) return true;
+  }
+  return false;
+}
+#define STOREBENCH_NEED_BINDING(name)                                                     \
+  do {                                                                                    \
+    if (!::storebench::test_util::BindingBuilt(name)) {                                  \
+      GTEST_SKIP() << "binding " << (name) << " is not in this build (STOREBENCH_WITH_*)"; \
+    }                                                                                     \
+  } while (0)
+
 // STOREBENCH_TEST_SERVER_<NAME> (NAME upper-cased, e.g. REDIS, REDIS_CLUSTER,
 // POSTGRESQL) holds space-separated `property=value` settings such as
 // "redis.host=127.0.0.1 redis.port=40123". nullopt when it is not set.

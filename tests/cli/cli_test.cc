@@ -89,6 +89,7 @@ TEST_F(CliTest, BadInputIsOneLineAndExitTwo) {
 }
 
 TEST_F(CliTest, EveryEmbeddedBindingIsListedWithItsProperties) {
+  for (const char* binding : {"leveldb", "lmdb", "sqlite", "wiredtiger", "groonga"}) STOREBENCH_NEED_BINDING(binding);
   Exec l = Run({"list"});
   ASSERT_EQ(l.code, 0) << l.err;
   for (const char* s : {"leveldb", "leveldb.bloom_bits", "lmdb", "lmdb.mapsize", "sqlite", "sqlite.synchronous",
@@ -98,6 +99,7 @@ TEST_F(CliTest, EveryEmbeddedBindingIsListedWithItsProperties) {
 }
 
 TEST_F(CliTest, EmbeddedBindingsRejectBadPropertiesInOneLine) {
+  for (const char* binding : {"leveldb", "lmdb", "sqlite", "wiredtiger", "groonga"}) STOREBENCH_NEED_BINDING(binding);
   const std::string wl = Workload("workloada");
   ExpectConfigError(Run({"load", "leveldb", "-P", wl, "-p", "leveldb.bloom_bit=10"}),
                     {"unknown property 'leveldb.bloom_bit'", "leveldb.bloom_bits"});
@@ -112,6 +114,7 @@ TEST_F(CliTest, EmbeddedBindingsRejectBadPropertiesInOneLine) {
 }
 
 TEST_F(CliTest, AHashLayoutRefusesAScanWorkloadBeforeTheRun) {
+  STOREBENCH_NEED_BINDING("groonga");
   // Loading works (no scans); running workload E (95% scans) is refused in
   // one line that says why, before any operation.
   const std::vector<std::string> hash = {"-P", Workload("workloade"), "-p", "recordcount=100",
@@ -220,6 +223,7 @@ TEST_F(CliTest, CtrlCStopsAndStillWritesPartialResults) {
 // start, as storebench plan forwards it): the run is not killed; it stops
 // before its first measured operation and still writes its result.
 TEST_F(CliTest, CtrlCBeforeTheRunStartsStillWritesAnInterruptedResult) {
+  STOREBENCH_NEED_BINDING("lmdb");  // its second half loads lmdb
   storebench::test_util::ProcessOptions o;
   o.signal_pending_at_start = true;
   // memory first loads its records in this process (not measured): the stop request ends that too.

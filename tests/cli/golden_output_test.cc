@@ -183,6 +183,7 @@ std::string RunAll() {
 }
 
 TEST(GoldenOutputTest, FixedSeedRunsPrintWhatTheyPrintedBefore) {
+  for (const char* binding : {"files", "memory", "sqlite"}) STOREBENCH_NEED_BINDING(binding);
   const std::string golden_path = std::string(STOREBENCH_SOURCE_DIR) + "/tests/golden/fixed_seed.txt";
   const std::string actual = RunAll();
   if (const char* update = std::getenv("STOREBENCH_GOLDEN_UPDATE"); update && std::string(update) == "1") {

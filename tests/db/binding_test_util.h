@@ -26,6 +26,7 @@
 
 #include "db/binding.h"
 #include "db/registry.h"
+#include "test_util.h"
 
 namespace storebench::test_util {
 
@@ -37,9 +38,7 @@ class BindingTest : public ::testing::Test {
   explicit BindingTest(std::string binding) : binding_(std::move(binding)) {}
 
   void SetUp() override {
-    bool built = false;  // a binding turned off at configure time (STOREBENCH_WITH_<NAME>=OFF)
-    for (const BindingInfo* b : AllBindings()) built = built || b->name == binding_;
-    if (!built) GTEST_SKIP() << "binding " << binding_ << " is not in this build";
+    STOREBENCH_NEED_BINDING(binding_);
     std::string tmpl =
         (std::filesystem::temp_directory_path() / ("storebench-" + binding_ + "-XXXXXX")).string();
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);

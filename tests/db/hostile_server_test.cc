@@ -180,6 +180,7 @@ class HostileServerTest : public ::testing::TestWithParam<Binding> {};
 // counted under its status, and it ends at maxexecutiontime.
 TEST_P(HostileServerTest, OperationsFailCountedOnTimeInBoundedMemory) {
   const Binding& b = GetParam();
+  STOREBENCH_NEED_BINDING(b.binding);
   const long baseline = BaselineRssKb();
   for (const Case& c : RunAllModes(b, Phase::kOperations)) {
     const std::string what = Describe(b, Phase::kOperations, c);
@@ -204,6 +205,7 @@ TEST_P(HostileServerTest, OperationsFailCountedOnTimeInBoundedMemory) {
 // store, exit 2, within the timeout.
 TEST_P(HostileServerTest, OpenFailsWithOneLineOnTimeInBoundedMemory) {
   const Binding& b = GetParam();
+  STOREBENCH_NEED_BINDING(b.binding);
   const long baseline = BaselineRssKb();
   for (const Case& c : RunAllModes(b, Phase::kOpen)) {
     const std::string what = Describe(b, Phase::kOpen, c);

@@ -67,6 +67,8 @@ fs::path MakeScratchRoot(const fs::path& dir) {
 }
 
 TEST(DocsTest, ReadmeTourRunsAsWritten) {
+  // The tour runs rocksdb and memory, and checks plans/threads.toml (leveldb, lmdb, sqlite too).
+  for (const char* binding : {"rocksdb", "memory", "leveldb", "lmdb", "sqlite"}) STOREBENCH_NEED_BINDING(binding);
   const auto blocks = ShellBlocks(Slurp((kSource / "README.md").string()), "## Five-minute tour");
   ASSERT_GE(blocks.size(), 4u) << "README.md: the tour's ```sh blocks went missing";
   test_util::TempDir tmp("storebench-docs");

@@ -88,6 +88,7 @@ TEST(PlanTest, ExpandsGridFirstAxisOutermostWithLabelsAndLoadGroups) {
 }
 
 TEST(PlanTest, RepetitionsAndSeparateLoadGroups) {
+  STOREBENCH_NEED_BINDING("lmdb");
   const Plan plan = ParsePlanText(
       "repetitions = 2\n"
       "[axes]\n"
@@ -133,6 +134,7 @@ TEST(PlanTest, BadPlansFailWithFileAndLine) {
 // directory cannot be created (its load step fails at run time: marked
 // failed, the plan goes on, exit 1). --resume redoes only that one.
 TEST(PlanTest, RunsEndToEndMarksFailuresAndResumes) {
+  STOREBENCH_NEED_BINDING("lmdb");
   const std::string dir = MakeTempDir();
   const std::string plan_file = dir + "/p.toml";
   std::ofstream(plan_file) << "results = \"res\"\n"
@@ -215,6 +217,7 @@ TEST(PlanTest, InterruptThenResume) {
 }
 
 TEST(PlanTest, DryRunPrintsTheCommands) {
+  for (const char* binding : {"lmdb", "leveldb", "rocksdb"}) STOREBENCH_NEED_BINDING(binding);
   const std::string dir = MakeTempDir();
   std::ofstream(dir + "/p.toml") << "[axes]\nbinding = [\"memory\", \"lmdb\"]\nthreads = [1, 2]\n";
   const auto r = Storebench(dir, {"plan", "p.toml", "--dry-run"});

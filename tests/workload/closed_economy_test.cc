@@ -373,6 +373,7 @@ TEST_F(ClosedEconomyCliTest, RefusedUpFront) {
 // On request, a binding without transactions runs the closed economy with
 // plain reads and writes; the drift of the total is reported, not failed.
 TEST_F(ClosedEconomyCliTest, WithoutTransactionsOnRequestReportsTheDrift) {
+  STOREBENCH_NEED_BINDING("leveldb");
   const std::string wl = std::string(STOREBENCH_SOURCE_DIR) + "/workloads/closedeconomy";
   for (const char* threads : {"1", "4"}) {
     SCOPED_TRACE(threads);

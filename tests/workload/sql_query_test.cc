@@ -32,6 +32,7 @@ std::string MakeTempDir() {
 class SqlQueryTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
+    STOREBENCH_NEED_BINDING(GetParam());
     const BindingInfo& b = FindBinding(GetParam());
     if (b.server) STOREBENCH_NEED_SERVER(b.name, props_);
     dir_ = MakeTempDir();
@@ -123,6 +124,7 @@ INSTANTIATE_TEST_SUITE_P(SqlBindings, SqlQueryTest, ::testing::Values("sqlite", 
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 TEST(SqlQueryCliTest, RunsOnSqliteAndIsRefusedWithoutSql) {
+  STOREBENCH_NEED_BINDING("sqlite");
   const std::string dir = MakeTempDir();
   test_util::ProcessOptions o;
   o.cwd = dir;
