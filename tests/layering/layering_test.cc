@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_util.h"
@@ -20,9 +21,9 @@ namespace {
 namespace fsys = std::filesystem;
 using Layers = std::map<std::string, std::set<std::string>>;
 
-// Parses tests/layers.txt: "folder: a b c" lines; '#' starts a comment.
-Layers ParseLayers(const std::string& text) {
-  Layers layers;
+// Parses tests/layers.txt: "folder: a b c" lines, in order; '#' starts a comment.
+std::vector<std::pair<std::string, std::set<std::string>>> ParseLayerLines(const std::string& text) {
+  std::vector<std::pair<std::string, std::set<std::string>>> lines;
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
@@ -32,9 +33,15 @@ Layers ParseLayers(const std::string& text) {
     std::istringstream name(line.substr(0, colon)), deps(line.substr(colon + 1));
     std::string folder, dep;
     if (!(name >> folder)) continue;
-    auto& allowed = layers[folder];
-    while (deps >> dep) allowed.insert(dep);
+    lines.emplace_back(folder, std::set<std::string>{});
+    while (deps >> dep) lines.back().second.insert(dep);
   }
+  return lines;
+}
+
+Layers ParseLayers(const std::string& text) {
+  Layers layers;
+  for (auto& [folder, allowed] : ParseLayerLines(text)) layers[folder].insert(allowed.begin(), allowed.end());
   return layers;
 }
 
@@ -89,17 +96,11 @@ TEST(LayeringTest, EveryIncludeInSrcIsAllowedByTheTable) {
 TEST(LayeringTest, NoLayerReachesUpTheTable) {
   // The table itself is a stack: a folder may include only folders listed above it.
   const std::string text = test_util::Slurp(std::string(STOREBENCH_SOURCE_DIR) + "/tests/layers.txt");
-  std::istringstream in(text);
-  std::string line;
   std::set<std::string> seen;
-  while (std::getline(in, line)) {
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::istringstream name(line.substr(0, colon)), deps(line.substr(colon + 1));
-    std::string folder, dep;
-    name >> folder;
-    while (deps >> dep) EXPECT_TRUE(seen.count(dep)) << folder << " may include " << dep << ", which is not below it";
+  for (const auto& [folder, allowed] : ParseLayerLines(text)) {
+    for (const auto& dep : allowed) {
+      EXPECT_TRUE(seen.count(dep)) << folder << " may include " << dep << ", which is not below it";
+    }
     seen.insert(folder);
   }
 }

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "db/property_choice.h"
 #include "db/store_dir.h"
+#include "db/hex_name.h"
 
 namespace storebench::groonga {
 namespace {
@@ -68,12 +69,6 @@ bool IsPlainName(std::string_view name) {
   return true;
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 }  // namespace
 
 GroongaOptions ParseOptions(const Properties& props) {
@@ -98,14 +93,8 @@ void EncodeName(std::string_view name, std::string* out) {
   out->clear();
   if (IsPlainName(name)) {
     out->append(name);
-    return;
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  out->append("x_");
-  for (char c : name) {
-    const auto b = static_cast<unsigned char>(c);
-    out->push_back(kHex[b >> 4]);
-    out->push_back(kHex[b & 15]);
+  } else {
+    AppendHexName(name, out);
   }
 }
 
@@ -115,14 +104,7 @@ bool DecodeName(std::string_view column, std::string* out) {
     out->append(column);
     return true;
   }
-  column.remove_prefix(2);
-  if (column.size() % 2 != 0) return false;
-  for (std::size_t i = 0; i < column.size(); i += 2) {
-    int hi = HexDigit(column[i]), lo = HexDigit(column[i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out->push_back(static_cast<char>(hi * 16 + lo));
-  }
-  return true;
+  return AppendHexBytes(column.substr(2), out);
 }
 
 std::string ErrorOf(grn_ctx* ctx) {

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "db/hex_name.h"
+
 namespace storebench::sql {
 namespace {
 
@@ -13,37 +15,21 @@ bool IsPlainName(std::string_view name) {
   return true;
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 }  // namespace
 
 std::string EncodeColumn(std::string_view field) {
   if (IsPlainName(field)) return std::string(field);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "x_";
-  for (char c : field) {
-    auto b = static_cast<unsigned char>(c);
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 15]);
-  }
+  std::string out;
+  AppendHexName(field, &out);
   return out;
 }
 
 std::string DecodeColumn(std::string_view column) {
   std::string lower(column);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower.size() % 2 == 0 && lower.substr(0, 2) == "x_") {
+  if (lower.starts_with("x_")) {
     std::string out;
-    for (std::size_t i = 2; i < lower.size(); i += 2) {
-      int hi = HexDigit(lower[i]), lo = HexDigit(lower[i + 1]);
-      if (hi < 0 || lo < 0) return lower;
-      out.push_back(static_cast<char>(hi * 16 + lo));
-    }
-    return out;
+    if (AppendHexBytes(std::string_view(lower).substr(2), &out)) return out;
   }
   return lower;
 }
