@@ -16,6 +16,8 @@
 #                       and SQL table name are the cache name
 #   IGNITE_BACKUPS      the cache's backups (default 0 for 1 node, 1 for 2+)
 #   IGNITE_ATOMICITY    atomic (default) or transactional
+#   IGNITE_WRITE_SYNC   the cache's write synchronization mode: full_sync,
+#                       primary_sync (default, Ignite's) or full_async
 #   IGNITE_PERSISTENCE  1: native persistence under DIR/nodeK/ (default 0)
 #   IGNITE_HEAP         each JVM's -Xmx (default 512m; at most 1g)
 #   IGNITE_OFFHEAP_MB   each node's data region maximum (default 512)
@@ -121,6 +123,12 @@ case "$cmd" in
     [ "$mb" -le 1024 ] || die "IGNITE_HEAP at most 1g, not '$heap'"
     atomicity=${IGNITE_ATOMICITY:-atomic}
     [[ "$atomicity" == atomic || "$atomicity" == transactional ]] || die "IGNITE_ATOMICITY must be atomic or transactional, not '$atomicity'"
+    write_sync=${IGNITE_WRITE_SYNC:-primary_sync}
+    [[ "$write_sync" =~ ^(full_sync|primary_sync|full_async)$ ]] || die "IGNITE_WRITE_SYNC must be full_sync, primary_sync or full_async, not '$write_sync'"
+    persistence=${IGNITE_PERSISTENCE:-0}
+    [[ "$persistence" =~ ^[01]$ ]] || die "IGNITE_PERSISTENCE must be 0 or 1, not '$persistence'"
+    fieldcount=${IGNITE_FIELDCOUNT:-10}
+    [[ "$fieldcount" =~ ^[0-9]+$ ]] || die "IGNITE_FIELDCOUNT must be a number, not '$fieldcount'"
     if [ "$n" -gt 1 ]; then backups=${IGNITE_BACKUPS:-1}; else backups=${IGNITE_BACKUPS:-0}; fi
     # Three distinct free ports per node: discovery, communication, thin client.
     taken=" "
@@ -137,9 +145,9 @@ case "$cmd" in
         "${jvm_opens[@]}" \
         -cp "$cache/classes:$(cat "$cache/classpath.txt")" storebench.IgniteNodes \
         dir="$dir" node="$k" nodes="$n" disco="$disco_list" comm="${comm[$k]}" thin="${thin[$k]}" \
-        cache="${IGNITE_TABLE:-usertable}" backups="$backups" atomicity="$atomicity" \
-        persistence="${IGNITE_PERSISTENCE:-0}" offheap_mb="${IGNITE_OFFHEAP_MB:-512}" \
-        fieldcount="${IGNITE_FIELDCOUNT:-10}" timeout_s="${IGNITE_WAIT_S:-90}" \
+        cache="${IGNITE_TABLE:-usertable}" backups="$backups" atomicity="$atomicity" write_sync="$write_sync" \
+        persistence="$persistence" offheap_mb="${IGNITE_OFFHEAP_MB:-512}" \
+        fieldcount="$fieldcount" timeout_s="${IGNITE_WAIT_S:-90}" \
         </dev/null >"$dir/node$k.log" 2>&1 &
       echo $! >> "$dir/pids"
       hosts+="${hosts:+,}127.0.0.1:${thin[$k]}"

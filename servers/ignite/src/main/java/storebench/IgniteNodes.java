@@ -19,7 +19,9 @@
 //   dir, node (index K), nodes (N), disco (comma-separated discovery ports of
 //   all nodes, this node's at index K), comm (this node's communication
 //   port), thin (this node's thin-client port), cache (default usertable),
-//   backups, atomicity (atomic|transactional), persistence (0|1),
+//   backups, atomicity (atomic|transactional), write_sync (full_sync|
+//   primary_sync|full_async: the cache's write synchronization mode,
+//   Yardstick's -sm; default primary_sync, Ignite's), persistence (0|1),
 //   offheap_mb (the default data region's maximum), fieldcount and
 //   fieldprefix (the SQL fields of the table; fieldcount=0: no SQL schema),
 //   timeout_s (how long to wait for the others, default 120).
@@ -39,6 +41,7 @@ import java.util.concurrent.CountDownLatch;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.apache.ignite.cache.CacheAtomicityMode;
+import org.apache.ignite.cache.CacheWriteSynchronizationMode;
 import org.apache.ignite.cache.QueryEntity;
 import org.apache.ignite.cluster.ClusterState;
 import org.apache.ignite.configuration.CacheConfiguration;
@@ -81,6 +84,7 @@ public final class IgniteNodes {
     String cacheName = opt.getOrDefault("cache", "usertable");
     int backups = Integer.parseInt(opt.getOrDefault("backups", nodes > 1 ? "1" : "0"));
     String atomicity = opt.getOrDefault("atomicity", "atomic");
+    String writeSync = opt.getOrDefault("write_sync", "primary_sync");
     boolean persistence = opt.getOrDefault("persistence", "0").equals("1");
     long offheapMb = Long.parseLong(opt.getOrDefault("offheap_mb", "512"));
     int fieldCount = Integer.parseInt(opt.getOrDefault("fieldcount", "10"));
@@ -92,6 +96,14 @@ public final class IgniteNodes {
       case "atomic": mode = CacheAtomicityMode.ATOMIC; break;
       case "transactional": mode = CacheAtomicityMode.TRANSACTIONAL; break;
       default: fail("atomicity must be atomic or transactional, not '" + atomicity + "'"); return;
+    }
+
+    CacheWriteSynchronizationMode syncMode;
+    switch (writeSync) {
+      case "full_sync": syncMode = CacheWriteSynchronizationMode.FULL_SYNC; break;
+      case "primary_sync": syncMode = CacheWriteSynchronizationMode.PRIMARY_SYNC; break;
+      case "full_async": syncMode = CacheWriteSynchronizationMode.FULL_ASYNC; break;
+      default: fail("write_sync must be full_sync, primary_sync or full_async, not '" + writeSync + "'"); return;
     }
 
     Path home = dir.resolve("node" + node);
@@ -152,6 +164,7 @@ public final class IgniteNodes {
       CacheConfiguration<Object, Object> cc = new CacheConfiguration<>(cacheName);
       cc.setBackups(backups);
       cc.setAtomicityMode(mode);
+      cc.setWriteSynchronizationMode(syncMode);
       if (fieldCount > 0) {
         QueryEntity entity = new QueryEntity("java.lang.String", cacheName);
         entity.setTableName(cacheName);
