@@ -13,6 +13,11 @@ packages=(cmake g++ make pkg-config librocksdb-dev rocksdb-tools libgtest-dev li
           bonnie++ fio glusterfs-server libglusterfs-dev iproute2
           libtomlplusplus-dev chromium clang libclang-rt-dev)
 if [ "${STOREBENCH_JAVA:-0}" = 1 ]; then packages+=(default-jdk-headless); fi
+# Apache Ignite's nodes (scripts/servers/ignite.sh) run on a JDK 17 and come
+# from Maven Central through Maven (servers/ignite/pom.xml): installed only
+# when javac or mvn is not on PATH (a JDK 17 already there is used as is).
+command -v javac >/dev/null || packages+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || packages+=(maven)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
