@@ -39,7 +39,7 @@ phase "install (scripts/setup.sh)"
 scripts/setup.sh
 
 phase "servers: start"
-servers=(redis redis-cluster memcached postgresql mariadb gluster)
+servers=(redis redis-cluster memcached postgresql mariadb gluster ignite)
 server_root=$(mktemp -d "${TMPDIR:-/tmp}/storebench-servers-XXXXXX")
 chmod 755 "$server_root"  # postgres runs as its own user and must reach its dir
 stop_servers() {
