@@ -147,13 +147,15 @@ bool DecodeCachePartitions(Reader& r, std::int32_t cache_id, PartitionMap* out) 
   out->cache_id = cache_id;
   out->topology_version = r.I64();
   out->topology_minor = r.I32();
+  // Every count read below is bounded by the bytes left (each item takes at
+  // least one byte), so a hostile or torn reply cannot spin the loops.
   std::int32_t groups = r.I32();
-  if (!r.ok() || groups < 0) return false;
+  if (!r.ok() || groups < 0 || static_cast<std::size_t>(groups) > r.remaining()) return false;
   bool found = false;
   for (std::int32_t g = 0; g < groups; ++g) {
     bool applicable = r.Bool();
     std::int32_t caches = r.I32();
-    if (!r.ok() || caches < 0) return false;
+    if (!r.ok() || caches < 0 || static_cast<std::size_t>(caches) > r.remaining() / 4) return false;
     bool mine = false, custom = false;
     for (std::int32_t c = 0; c < caches; ++c) {
       std::int32_t id = r.I32();
@@ -175,7 +177,7 @@ bool DecodeCachePartitions(Reader& r, std::int32_t cache_id, PartitionMap* out) 
       continue;
     }
     std::int32_t node_count = r.I32();
-    if (!r.ok() || node_count < 0) return false;
+    if (!r.ok() || node_count < 0 || static_cast<std::size_t>(node_count) > r.remaining()) return false;
     if (mine) {
       found = true;
       out->applicable = true;
