@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "tcp_connect.h"
 
 namespace storebench {
 namespace {
@@ -185,18 +186,11 @@ bool ParseCacheNames(const Bytes& body, Version v, std::int64_t request_id, std:
 // A blocking loopback connection with a 10 s receive timeout.
 class Conn {
  public:
-  explicit Conn(const std::string& host_port) {
-    const auto colon = host_port.rfind(':');
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<std::uint16_t>(std::stoi(host_port.substr(colon + 1))));
-    inet_pton(AF_INET, host_port.substr(0, colon).c_str(), &a.sin_addr);
-    timeval tv{10, 0};
-    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    connected_ = connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  explicit Conn(const std::string& host_port)
+      : fd_(test_util::ConnectTcp(host_port, 10)), connected_(fd_ >= 0) {}
+  ~Conn() {
+    if (fd_ >= 0) close(fd_);
   }
-  ~Conn() { close(fd_); }
   Conn(const Conn&) = delete;
   Conn& operator=(const Conn&) = delete;
   bool connected() const { return connected_; }

@@ -35,6 +35,7 @@
 #include "db/registry.h"
 #include "net/fiber_scheduler.h"
 #include "test_util.h"
+#include "tcp_connect.h"
 
 namespace storebench {
 namespace {
@@ -48,18 +49,12 @@ using test_util::Settings;
 // A blocking text-protocol connection for looking at what the binding stored.
 class Raw {
  public:
-  explicit Raw(const std::string& host_port) {
-    const auto colon = host_port.rfind(':');
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<std::uint16_t>(std::stoi(host_port.substr(colon + 1))));
-    inet_pton(AF_INET, host_port.substr(0, colon).c_str(), &a.sin_addr);
-    timeval tv{5, 0};
-    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    EXPECT_EQ(connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << host_port;
+  explicit Raw(const std::string& host_port) : fd_(test_util::ConnectTcp(host_port, 5)) {
+    EXPECT_GE(fd_, 0) << "cannot connect to " << host_port;
   }
-  ~Raw() { close(fd_); }
+  ~Raw() {
+    if (fd_ >= 0) close(fd_);
+  }
   // Sends `request` and returns what comes back up to and including `end`.
   std::string Ask(const std::string& request, const std::string& end = "\r\n") {
     EXPECT_EQ(send(fd_, request.data(), request.size(), MSG_NOSIGNAL), static_cast<ssize_t>(request.size()));
