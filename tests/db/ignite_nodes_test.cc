@@ -91,8 +91,8 @@ struct Reader {
   const Bytes& b;
   std::size_t pos = 0;
   bool ok = true;
-  std::uint64_t Le(int n) {
-    if (pos + n > b.size()) {
+  std::uint64_t Le(int n) {  // n <= 8
+    if (n > 8 || pos + n > b.size()) {
       ok = false;
       return 0;
     }
@@ -165,7 +165,10 @@ bool ParseCacheNames(const Bytes& body, Version v, std::int64_t request_id, std:
   std::uint32_t status = 0;
   if (v.AtLeast(1, 4)) {
     const auto flags = in.Le(2);
-    if (flags & 2) in.Le(8 + 4);  // affinity topology version: long major, int minor
+    if (flags & 2) {  // affinity topology version: long major, int minor
+      in.Le(8);
+      in.Le(4);
+    }
     if (flags & 1) status = static_cast<std::uint32_t>(in.Le(4));
   } else {
     status = static_cast<std::uint32_t>(in.Le(4));
