@@ -82,32 +82,32 @@ std::int32_t ObjectDataHash(std::string_view data) {
   return static_cast<std::int32_t>(h);
 }
 
-bool ReadStringOrNull(Reader& r, std::string_view* s, bool* present) {
+namespace {
+
+// A value of type `type` (int32 length, then its bytes) or null (101):
+// the two ways a string or byte array field is spelled.
+bool ReadLengthPrefixedOrNull(Reader& r, std::uint8_t type, std::string_view* bytes, bool* present) {
   std::uint8_t t = r.U8();
   if (!r.ok()) return false;
   if (t == kTypeNull) {
     *present = false;
-    *s = {};
+    *bytes = {};
     return true;
   }
-  if (t != kTypeString) return false;
-  *s = r.Bytes(r.I32());
+  if (t != type) return false;
+  *bytes = r.Bytes(r.I32());
   *present = true;
   return r.ok();
 }
 
+}  // namespace
+
+bool ReadStringOrNull(Reader& r, std::string_view* s, bool* present) {
+  return ReadLengthPrefixedOrNull(r, kTypeString, s, present);
+}
+
 bool ReadByteArrayOrNull(Reader& r, std::string_view* b, bool* present) {
-  std::uint8_t t = r.U8();
-  if (!r.ok()) return false;
-  if (t == kTypeNull) {
-    *present = false;
-    *b = {};
-    return true;
-  }
-  if (t != kTypeByteArray) return false;
-  *b = r.Bytes(r.I32());
-  *present = true;
-  return r.ok();
+  return ReadLengthPrefixedOrNull(r, kTypeByteArray, b, present);
 }
 
 bool ReadUuidOrNull(Reader& r, Uuid* u, bool* present) {
