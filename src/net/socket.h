@@ -72,6 +72,8 @@ class TcpConnection {
 
   // Connect attempts that failed since the last success (for Stats).
   std::uint64_t reconnects() const { return reconnects_; }
+  // When the next reconnect may be tried (0: now); on SteadyClock's time line.
+  std::int64_t next_attempt_ns() const { return next_attempt_ns_; }
 
  private:
   bool ConnectOnce(std::int64_t deadline_ns, std::string* error);

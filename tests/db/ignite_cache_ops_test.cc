@@ -52,6 +52,10 @@ TEST(IgniteCacheOps, PutAndReplaceWriteKeyThenObject) {
   EncodeReplace(w, 3, {5, 0, false}, {1, 7, 0}, 99, rec);
   EXPECT_EQ(buf, Message(1009, 3, I32(5) + Hex("01") + Str("user1") + object));
   buf.clear();
+  // Replace-if-equals: the expected object goes out byte for byte as given.
+  EncodeReplaceIfEquals(w, 7, {5, 0, false}, {1, 7, 0}, 99, "OLD", rec);
+  EXPECT_EQ(buf, Message(1010, 7, I32(5) + Hex("01") + Str("user1") + "OLD" + object));
+  buf.clear();
   const RecordView two[] = {rec, rec};
   EncodePutAll(w, 4, {5, 0, false}, {1, 7, 0}, 99, two, 2);
   EXPECT_EQ(buf, Message(1004, 4, I32(5) + Hex("01") + I32(2) + Str("user1") + object + Str("user1") + object));
@@ -83,6 +87,31 @@ TEST(IgniteCacheOps, DecodesGetAndGetAll) {
     std::string_view v;
     ASSERT_TRUE(ObjectStringField(o, ids[0], &v));
     EXPECT_EQ(v, "v");
+  }
+  {
+    // A node answers a get with the object wrapped (type 27: length, bytes,
+    // offset), as Ignite 2.17 did for storebench's own put: seen on the wire.
+    const std::string wrapped = Hex("1b") + I32(static_cast<std::int32_t>(object.size() + 2)) + "xy" + object + I32(2) +
+                                Str("after");
+    Reader r(wrapped);
+    ObjectView o;
+    bool found = false;
+    ASSERT_TRUE(DecodeGetValue(r, &o, &found));
+    EXPECT_TRUE(found);
+    EXPECT_EQ(o.bytes, object);
+    std::string_view v;
+    ASSERT_TRUE(ObjectStringField(o, ids[0], &v));
+    EXPECT_EQ(v, "v");
+    std::string_view after;
+    bool present;
+    ASSERT_TRUE(ReadStringOrNull(r, &after, &present));  // the reader stands past the wrapper
+    EXPECT_EQ(after, "after");
+    Reader skip(wrapped);
+    ASSERT_TRUE(SkipValue(skip));
+    EXPECT_EQ(skip.remaining(), Str("after").size());
+    const std::string bad_offset = Hex("1b") + I32(static_cast<std::int32_t>(object.size())) + object + I32(1);
+    Reader rb(bad_offset);
+    EXPECT_FALSE(DecodeGetValue(rb, &o, &found));
   }
   {
     const std::string null = Hex("65");
@@ -178,19 +207,23 @@ TEST(IgniteCacheOps, CachePartitionsRoundTrip) {
 }
 
 TEST(IgniteCacheOps, SqlFieldsQueryAndPages) {
-  const std::string_view args[] = {"user1"};
+  SqlArg args[2];
+  args[0].text = "user1";
+  args[0].is_text = true;
+  args[1].i = 10;
   SqlQuery q;
-  q.sql = "SELECT field0 FROM usertable WHERE _key >= ? ORDER BY _key LIMIT 10";
-  q.string_args = args;
-  q.arg_count = 1;
+  q.sql = "SELECT field0 FROM usertable WHERE _key >= ? ORDER BY _key LIMIT ?";
+  q.args = args;
+  q.arg_count = 2;
+  q.distributed_joins = true;
   q.page_size = 10;
   std::string buf;
   Writer w(buf);
   EncodeSqlFields(w, 20, {5, 0, false}, {1, 7, 0}, q);
   // cache id, flags, schema (null), page size, max rows, sql, args, statement
   // type, 6 bools, timeout (long), include field names.
-  const std::string payload = I32(5) + Hex("01 65") + I32(10) + I32(0) + Str(q.sql) + I32(1) + Str("user1") +
-                              Hex("00 000000000000") + I64(0) + Hex("00");
+  const std::string payload = I32(5) + Hex("01 65") + I32(10) + I32(0) + Str(q.sql) + I32(2) + Str("user1") +
+                              Hex("04") + I64(10) + Hex("00 01 0000000000") + I64(0) + Hex("00");
   EXPECT_EQ(buf, Message(2004, 20, payload));
   buf.clear();
   EncodeSqlFieldsPage(w, 21, 0x55);

@@ -145,6 +145,10 @@ bool SkipValue(Reader& r) {
     case 13 /* short[] */: case 18 /* char[] */: return array(2);
     case 14 /* int[] */: case 16 /* float[] */: return array(4);
     case 15 /* long[] */: case 17 /* double[] */: return array(8);
+    case kTypeBinaryObject:
+      if (!array(1)) return false;
+      r.Skip(4);  // the object's offset in the wrapped bytes
+      break;
     case kTypeComplexObject: {
       ObjectView o;
       // ReadObject expects the type byte unread.
@@ -206,6 +210,16 @@ void WriteStringObject(Writer& w, std::int32_t type_id, const FieldView* fields,
 }
 
 bool ReadObject(Reader& r, ObjectView* o) {
+  if (r.remaining() >= 1 && static_cast<unsigned char>(r.input()[r.pos()]) == kTypeBinaryObject) {
+    r.U8();
+    const std::string_view wrapped = r.Bytes(r.I32());
+    const std::int32_t offset = r.I32();
+    if (!r.ok() || offset < 0 || static_cast<std::size_t>(offset) >= wrapped.size()) return false;
+    const std::string_view object = wrapped.substr(static_cast<std::size_t>(offset));
+    if (static_cast<unsigned char>(object[0]) != kTypeComplexObject) return false;  // (no wrapper in a wrapper)
+    Reader inner(object);
+    return ReadObject(inner, o);
+  }
   const std::size_t start = r.pos();
   if (r.U8() != kTypeComplexObject || !r.ok()) return false;
   if (r.U8() != kObjectVersion) return false;

@@ -36,6 +36,7 @@ enum TypeCode : std::uint8_t {
   kTypeString = 9,
   kTypeUuid = 10,
   kTypeByteArray = 12,
+  kTypeBinaryObject = 27,  // a wrapped object: int length, the bytes, int offset of the object in them
   kTypeNull = 101,
   kTypeComplexObject = 103,
 };
@@ -155,8 +156,10 @@ struct ObjectView {
   std::size_t field_count = 0;
 };
 
-// Reads the complex object (103) at the reader's position and moves past it;
-// false when the header or the schema does not fit the declared length.
+// Reads the complex object (103) at the reader's position and moves past it,
+// or the wrapped one (27: how a node answers a get of an object it stores),
+// viewing the object inside; false when the header or the schema does not
+// fit the declared length.
 bool ReadObject(Reader& r, ObjectView* o);
 
 // The i-th field of `o` (schema order): its id (0 with a compact footer) and

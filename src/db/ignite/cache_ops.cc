@@ -62,6 +62,15 @@ void EncodeReplace(Writer& w, std::int64_t id, const CacheTarget& t, Version v, 
                    const RecordView& r) {
   RecordRequest(w, kOpCacheReplace, id, t, v, type_id, r);
 }
+void EncodeReplaceIfEquals(Writer& w, std::int64_t id, const CacheTarget& t, Version v, std::int32_t type_id,
+                           std::string_view expected_object, const RecordView& r) {
+  std::size_t at = BeginRequest(w, kOpCacheReplaceIfEquals, id);
+  WriteCacheTarget(w, t, v);
+  WriteString(w, r.key);
+  w.Bytes(expected_object);
+  WriteStringObject(w, type_id, r.fields, r.field_ids, r.field_count);
+  FinishRequest(w, at);
+}
 void EncodeGetAll(Writer& w, std::int64_t id, const CacheTarget& t, Version v, const std::string_view* keys,
                   std::size_t n) {
   KeysRequest(w, kOpCacheGetAll, id, t, v, keys, n);
@@ -214,9 +223,15 @@ void EncodeSqlFields(Writer& w, std::int64_t id, const CacheTarget& t, Version v
   w.I32(q.max_rows);
   WriteString(w, q.sql);
   w.I32(static_cast<std::int32_t>(q.arg_count));
-  for (std::size_t i = 0; i < q.arg_count; ++i) WriteString(w, q.string_args[i]);
+  for (std::size_t i = 0; i < q.arg_count; ++i) {
+    if (q.args[i].is_text)
+      WriteString(w, q.args[i].text);
+    else
+      WriteLong(w, q.args[i].i);
+  }
   w.U8(0);  // statement type: any
-  for (int i = 0; i < 6; ++i) w.Bool(false);  // distributed joins, local, replicated only, join order, collocated, lazy
+  w.Bool(q.distributed_joins);
+  for (int i = 0; i < 5; ++i) w.Bool(false);  // local, replicated only, join order, collocated, lazy
   w.I64(q.timeout_ms);
   w.Bool(false);  // include field names
   FinishRequest(w, at);

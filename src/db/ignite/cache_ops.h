@@ -60,6 +60,10 @@ void EncodeGetAll(Writer& w, std::int64_t id, const CacheTarget& t, Version v, c
                   std::size_t n);
 void EncodePutAll(Writer& w, std::int64_t id, const CacheTarget& t, Version v, std::int32_t type_id,
                   const RecordView* records, std::size_t n);
+// CACHE_REPLACE_IF_EQUALS (1010): key, the value expected (an object's bytes
+// exactly as a get returned them), the new value.
+void EncodeReplaceIfEquals(Writer& w, std::int64_t id, const CacheTarget& t, Version v, std::int32_t type_id,
+                           std::string_view expected_object, const RecordView& r);
 void EncodeRemoveKeys(Writer& w, std::int64_t id, const CacheTarget& t, Version v, const std::string_view* keys,
                       std::size_t n);
 
@@ -136,17 +140,24 @@ bool DecodeCachePartitions(Reader& r, std::int32_t cache_id, PartitionMap* out);
 
 // ---- SQL --------------------------------------------------------------------
 
+// One argument of a SQL query: a long (type 4) or a string (type 9).
+struct SqlArg {
+  std::int64_t i = 0;
+  std::string_view text;
+  bool is_text = false;
+};
 struct SqlQuery {
   std::string_view schema;  // "" = the cache's (null on the wire)
   std::string_view sql;
-  const std::string_view* string_args = nullptr;
+  const SqlArg* args = nullptr;
   std::size_t arg_count = 0;
+  bool distributed_joins = false;  // joins of tables that are not collocated
   std::int32_t page_size = 1024;
   std::int32_t max_rows = 0;  // 0 = no limit
   std::int64_t timeout_ms = 0;
 };
 // QUERY_SQL_FIELDS (2004): cache target, schema, page size, max rows, sql,
-// args (strings), statement type 0 (any), distributed joins, local,
+// args, statement type 0 (any), distributed joins (as asked), local,
 // replicated only, enforce join order, collocated, lazy (all false), timeout,
 // include field names (false).
 void EncodeSqlFields(Writer& w, std::int64_t id, const CacheTarget& t, Version v, const SqlQuery& q);

@@ -89,6 +89,7 @@ enum OpCode : std::int16_t {
   kOpCachePutAll = 1004,
   kOpCacheGetAndPut = 1005,
   kOpCacheReplace = 1009,
+  kOpCacheReplaceIfEquals = 1010,
   kOpCacheContainsKey = 1011,
   kOpCacheRemoveKey = 1016,
   kOpCacheRemoveKeys = 1018,
@@ -116,7 +117,7 @@ inline constexpr std::int16_t kFlagError = 1;
 inline constexpr std::int16_t kFlagTopologyChanged = 2;
 
 // Status codes (ClientStatus) a caller may want to tell apart.
-enum Status : std::int32_t {
+enum ServerStatus : std::int32_t {
   kStatusSuccess = 0,
   kStatusFailed = 1,
   kStatusInvalidOpCode = 2,

@@ -1,0 +1,134 @@
+// Tests of the ignite binding against real Ignite nodes: the shared node the
+// test command starts (STOREBENCH_TEST_SERVER_IGNITE, scripts/servers/
+// ignite.sh), one table per test so tests never see each other's records.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "db/binding.h"
+#include "db/registry.h"
+#include "test_util.h"
+
+namespace storebench {
+namespace {
+
+using test_util::Settings;
+using Owned = std::vector<std::pair<std::string, std::string>>;
+
+class IgniteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    STOREBENCH_NEED_BINDING("ignite");
+    STOREBENCH_NEED_SERVER("ignite", server_);
+    table_ = test_util::UniqueTable("ign");
+  }
+  Properties Props(const Owned& extra = {}) const {
+    Properties p;
+    for (const auto& [k, v] : server_) p.Set(k, v);
+    p.Set("table", table_);
+    p.Set("fieldcount", "3");
+    for (const auto& [k, v] : extra) p.Set(k, v);
+    return p;
+  }
+  std::unique_ptr<Store> Open(const Owned& extra = {}) const {
+    return FindBinding("ignite").open(Props(extra), OpenContext{});
+  }
+  static std::vector<Field> Views(const Owned& owned) {
+    std::vector<Field> out;
+    for (const auto& [n, v] : owned) out.push_back({n, v});
+    return out;
+  }
+  static std::map<std::string, std::string> FieldsOf(const RecordSet& rs, std::size_t r) {
+    std::map<std::string, std::string> out;
+    for (std::size_t i = 0; i < rs.field_count(r); ++i) out[std::string(rs.field(r, i).name)] = rs.field(r, i).value;
+    return out;
+  }
+  std::map<std::string, std::string> ReadAll(Session* s, const std::string& key, Status* st) const {
+    RecordSet rs;
+    *st = s->Read(table_, key, FieldSelector{}, &rs);
+    return st->ok() ? FieldsOf(rs, 0) : std::map<std::string, std::string>{};
+  }
+
+  Settings server_;
+  std::string table_;
+};
+
+TEST_F(IgniteTest, InsertReadUpdateDelete) {
+  auto store = Open();
+  auto s = store->NewSession(0);
+  const Owned rec = {{"field0", "zero"}, {"field1", "one"}, {"field2", "two"}};
+  auto views = Views(rec);
+  ASSERT_TRUE(s->Insert(table_, "user1", views).ok());
+  Status st;
+  EXPECT_EQ(ReadAll(s.get(), "user1", &st),
+            (std::map<std::string, std::string>{{"field0", "zero"}, {"field1", "one"}, {"field2", "two"}}));
+  ASSERT_TRUE(st.ok());
+
+  // One field: get, merge, replace-if-equals; the other fields stay.
+  const Owned one = {{"field1", "ONE"}};
+  auto one_views = Views(one);
+  ASSERT_TRUE(s->Update(table_, "user1", one_views).ok());
+  EXPECT_EQ(ReadAll(s.get(), "user1", &st),
+            (std::map<std::string, std::string>{{"field0", "zero"}, {"field1", "ONE"}, {"field2", "two"}}));
+
+  // Every field: one replace.
+  const Owned all = {{"field0", "a"}, {"field1", "b"}, {"field2", "c"}};
+  auto all_views = Views(all);
+  ASSERT_TRUE(s->Update(table_, "user1", all_views).ok());
+  EXPECT_EQ(ReadAll(s.get(), "user1", &st),
+            (std::map<std::string, std::string>{{"field0", "a"}, {"field1", "b"}, {"field2", "c"}}));
+
+  // Named fields only.
+  RecordSet rs;
+  const std::string_view names[] = {"field2"};
+  FieldSelector sel{false, names};
+  ASSERT_TRUE(s->Read(table_, "user1", sel, &rs).ok());
+  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"field2", "c"}}));
+
+  EXPECT_EQ(s->Update(table_, "nobody", one_views).code(), Status::kNotFound);
+  EXPECT_EQ(s->Update(table_, "nobody", all_views).code(), Status::kNotFound);
+  EXPECT_TRUE(s->Delete(table_, "user1").ok());
+  EXPECT_EQ(s->Delete(table_, "user1").code(), Status::kNotFound);
+  ReadAll(s.get(), "user1", &st);
+  EXPECT_EQ(st.code(), Status::kNotFound);
+}
+
+}  // namespace
+}  // namespace storebench
+
+namespace storebench {
+namespace {
+
+// Records past 255 and 65535 bytes: the objects' field offsets take 2 and 4
+// bytes; a merge must keep every other field intact.
+TEST_F(IgniteTest, MergeKeepsFieldsOfLargeRecords) {
+  for (std::size_t len : {100, 7000}) {
+    auto store = Open({{"fieldcount", "10"}});
+    auto s = store->NewSession(0);
+    Owned rec;
+    std::map<std::string, std::string> want;
+    for (int i = 0; i < 10; ++i) {
+      rec.emplace_back("field" + std::to_string(i), std::string(len, static_cast<char>('a' + i)));
+      want[rec.back().first] = rec.back().second;
+    }
+    auto views = Views(rec);
+    ASSERT_TRUE(s->Insert(table_, "k", views).ok());
+    for (int i : {3, 0, 9}) {
+      const Owned one = {{"field" + std::to_string(i), std::string(len / 2, 'Z')}};
+      auto v = Views(one);
+      ASSERT_TRUE(s->Update(table_, "k", v).ok());
+      want[one[0].first] = one[0].second;
+      Status st;
+      EXPECT_EQ(ReadAll(s.get(), "k", &st), want) << len << " after field" << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace storebench
