@@ -162,6 +162,13 @@ TEST(IgniteCacheOps, GetOrCreateWithConfiguration) {
   buf.clear();
   EncodeGetOrCreateCache(w, 8, {1, 1, 0}, c);
   EXPECT_EQ(buf.size(), Message(1054, 8, I32(0) + cfg).size() - 16);
+  // A cache group: GROUP_NAME 400 after the write synchronization mode.
+  buf.clear();
+  c.group = "tests";
+  EncodeGetOrCreateCache(w, 8, {1, 7, 0}, c);
+  std::string grouped = I16(6) + cfg.substr(2, cfg.find(I16(200)) - 2) + I16(400) + Str("tests") +
+                        cfg.substr(cfg.find(I16(200)));
+  EXPECT_EQ(buf, Message(1054, 8, I32(static_cast<std::int32_t>(grouped.size())) + grouped));
 }
 
 TEST(IgniteCacheOps, CachePartitionsRoundTrip) {

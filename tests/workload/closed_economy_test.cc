@@ -4,6 +4,8 @@
 // fails), while serializable (with retries) and SELECT ... FOR UPDATE keep
 // the invariant.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <stdlib.h>
 
 #include <filesystem>
@@ -80,6 +82,14 @@ std::vector<Settings> TransactionalVariants(const std::string& name) {
     return {{{"mariadb.isolation", "serializable"}},
             {{"mariadb.isolation", "read-committed"}, {"closedeconomy.lock", "for_update"}}};
   }
+  if (name == "ignite") {
+    // Ignite's own group for transactional caches (a cache group holds one atomicity mode).
+    return {{{"ignite.atomicity", "transactional"}, {"ignite.cache_group", "storebench_tx"}},
+            {{"ignite.atomicity", "transactional"},
+             {"ignite.cache_group", "storebench_tx"},
+             {"ignite.tx.concurrency", "optimistic"},
+             {"ignite.tx.isolation", "serializable"}}};
+  }
   return {{}};
 }
 
@@ -104,12 +114,16 @@ class ClosedEconomyBindingTest : public ::testing::TestWithParam<const BindingIn
     int variant = 0;
     for (Settings s : TransactionalVariants(b.name)) {
       if (b.uses_dir) s.emplace_back(b.name + ".dir", dir_ + "/v" + std::to_string(variant++));
-      for (const auto& kv : server_) s.push_back(kv);
+      for (const auto& kv : server_) {
+        if (std::find_if(s.begin(), s.end(), [&](const auto& have) { return have.first == kv.first; }) == s.end()) {
+          s.push_back(kv);
+        }
+      }
       s.emplace_back("table", test_util::UniqueTable("ce"));
       std::string label = b.name;
       for (const auto& [k, v] : s) {
         if (k.find("isolation") != std::string::npos || k.find("transactions") != std::string::npos ||
-            k.find("lock") != std::string::npos) {
+            k.find("lock") != std::string::npos || k.find("concurrency") != std::string::npos) {
           label += " " + k + "=" + v;
         }
       }
@@ -280,6 +294,36 @@ TEST(ClosedEconomyAnomalyTest, PostgresqlReadCommittedWithSelectForUpdateHolds) 
   const OpResult* t = test_util::FindOp(o.run, "TRANSFER");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->return_codes[Status::kOk], 800u);
+}
+
+// Ignite: a TRANSACTIONAL table with PESSIMISTIC + REPEATABLE_READ keeps
+// the total under contention; OPTIMISTIC + READ_COMMITTED (reads take no
+// locks and are not validated at commit) loses updates, which the check sees.
+Settings IgniteContended(const Settings& server, const char* concurrency, const char* isolation) {
+  Settings s = ContendedTransfers(server);
+  s.emplace_back("ignite.atomicity", "transactional");
+  s.emplace_back("ignite.cache_group", "storebench_tx");
+  s.emplace_back("ignite.tx.concurrency", concurrency);
+  s.emplace_back("ignite.tx.isolation", isolation);
+  return s;
+}
+
+TEST(ClosedEconomyAnomalyTest, IgnitePessimisticRepeatableReadHolds) {
+  Settings server;
+  STOREBENCH_NEED_SERVER("ignite", server);
+  Outcome o = RunClosedEconomy(FindBinding("ignite"), IgniteContended(server, "pessimistic", "repeatable_read"), 8, 800);
+  EXPECT_TRUE(o.validation.passed) << o.validation.summary;
+  const OpResult* t = test_util::FindOp(o.run, "TRANSFER");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->return_codes[Status::kOk], 800u);
+}
+
+TEST(ClosedEconomyAnomalyTest, IgniteOptimisticReadCommittedLosesUpdates) {
+  Settings server;
+  STOREBENCH_NEED_SERVER("ignite", server);
+  Outcome o = RunClosedEconomy(FindBinding("ignite"), IgniteContended(server, "optimistic", "read_committed"), 8, 800);
+  EXPECT_FALSE(o.validation.passed) << o.validation.summary;
+  EXPECT_NE(o.validation.summary.find("VIOLATED"), std::string::npos) << o.validation.summary;
 }
 
 // The command line: a violated invariant is printed, recorded in the JSON

@@ -9,6 +9,7 @@ constexpr std::int16_t kPropAtomicityMode = 2;
 constexpr std::int16_t kPropBackups = 3;
 constexpr std::int16_t kPropWriteSyncMode = 4;
 constexpr std::int16_t kPropQueryEntities = 200;
+constexpr std::int16_t kPropGroupName = 400;
 
 void WriteRecord(Writer& w, std::int32_t type_id, const RecordView& r) {
   WriteString(w, r.key);
@@ -109,7 +110,7 @@ void EncodeGetOrCreateCache(Writer& w, std::int64_t id, Version v, const CacheCo
   // that follow it, as the Java thin client writes.
   std::size_t cfg_at = w.Placeholder();
   const bool entity = !c.value_type.empty();
-  w.I16(static_cast<std::int16_t>(entity ? 5 : 4));
+  w.I16(static_cast<std::int16_t>(4 + (entity ? 1 : 0) + (c.group.empty() ? 0 : 1)));
   w.I16(kPropName);
   WriteString(w, c.name);
   w.I16(kPropAtomicityMode);
@@ -118,6 +119,10 @@ void EncodeGetOrCreateCache(Writer& w, std::int64_t id, Version v, const CacheCo
   w.I32(c.backups);
   w.I16(kPropWriteSyncMode);
   w.I32(static_cast<std::int32_t>(c.write_sync));
+  if (!c.group.empty()) {
+    w.I16(kPropGroupName);
+    WriteString(w, c.group);
+  }
   if (entity) {
     w.I16(kPropQueryEntities);
     w.I32(1);

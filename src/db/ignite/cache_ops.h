@@ -102,6 +102,7 @@ struct CacheConfig {
   Atomicity atomicity = Atomicity::kAtomic;
   std::int32_t backups = 0;
   WriteSync write_sync = WriteSync::kPrimarySync;
+  std::string_view group;  // the cache group ("" = none: a group of its own)
   // The QueryEntity (written when value_type is not empty): key and value
   // type names, the SQL table name, the key's column name, and the columns
   // (the key column included, as Ignite expects it among the fields).
@@ -114,7 +115,8 @@ struct CacheConfig {
 };
 // CACHE_GET_OR_CREATE_WITH_CONFIGURATION: int32 length, int16 property count,
 // then (int16 code, value) for NAME 0, ATOMICITY_MODE 2, BACKUPS 3,
-// WRITE_SYNCHRONIZATION_MODE 4 and QUERY_ENTITIES 200.
+// WRITE_SYNCHRONIZATION_MODE 4, GROUP_NAME 400 (when given) and
+// QUERY_ENTITIES 200.
 void EncodeGetOrCreateCache(Writer& w, std::int64_t id, Version v, const CacheConfig& c);
 
 // ---- partition awareness ----------------------------------------------------

@@ -85,6 +85,7 @@ const Table* Client::EnsureTable(std::string_view name, std::int64_t deadline, s
   c.atomicity = o.atomicity;
   c.backups = o.backups;
   c.write_sync = o.write_sync;
+  c.group = o.cache_group;
   c.value_type = name;
   c.table_name = name;
   c.key_field = o.key_column;

@@ -7,7 +7,7 @@ namespace storebench::ignite {
 Cluster::Cluster(Options o) : o_(std::move(o)), host_ids_(o_.hosts.size()) {
   credentials_.user = o_.user;
   credentials_.password = o_.password;
-  for (const std::string& n : o_.field_names) field_ids_.push_back(FieldId(n));
+  for (const std::string& n : o_.field_names) names_.emplace_back(FieldId(n), n);
 }
 
 void Cluster::NoteNode(std::size_t host, const Uuid& id) {
@@ -55,11 +55,23 @@ const Table* Cluster::AddTable(std::string_view name) {
   return &tables_.back();
 }
 
-const std::string* Cluster::FieldName(std::int32_t field_id) const {
-  for (std::size_t i = 0; i < field_ids_.size(); ++i) {
-    if (field_ids_[i] == field_id) return &o_.field_names[i];
+void Cluster::Learn(std::int32_t field_id, std::string_view name) {
+  std::lock_guard lock(mu_);
+  for (const auto& [id, n] : names_) {
+    if (id == field_id) return;  // (two names of one id: the first stays)
   }
-  return nullptr;
+  names_.emplace_back(field_id, std::string(name));
+}
+
+bool Cluster::NameOf(std::int32_t field_id, std::string* name) const {
+  std::lock_guard lock(mu_);
+  for (const auto& [id, n] : names_) {
+    if (id == field_id) {
+      *name = n;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace storebench::ignite

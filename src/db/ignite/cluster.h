@@ -55,9 +55,11 @@ class Cluster {
   const Table* FindTable(std::string_view name) const;
   const Table* AddTable(std::string_view name);
 
-  // The field name of a field id among the configured fields, or nullptr.
-  const std::string* FieldName(std::int32_t field_id) const;
-  const std::vector<std::int32_t>& field_ids() const { return field_ids_; }
+  // Field names by id: the configured ones, and every name a session of
+  // this process wrote (an object holds field ids only). Learn records a
+  // name; NameOf finds one ("" and false when no session wrote it).
+  void Learn(std::int32_t field_id, std::string_view name);
+  bool NameOf(std::int32_t field_id, std::string* name) const;
 
   std::atomic<std::uint64_t> refreshes{0};   // routes fetched
   std::atomic<std::uint64_t> fallbacks{0};   // requests sent to another host than their primary's (it was down)
@@ -66,8 +68,8 @@ class Cluster {
   Options o_;
   Credentials credentials_;
   RouteBook routes_;
-  std::vector<std::int32_t> field_ids_;  // FieldId of o_.field_names[i]
   mutable std::mutex mu_;
+  std::vector<std::pair<std::int32_t, std::string>> names_;  // guarded by mu_
   std::vector<Uuid> host_ids_;
   std::deque<Table> tables_;
   std::int64_t claimed_version_ = -1;

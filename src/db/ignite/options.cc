@@ -35,6 +35,7 @@ Options ParseOptions(const Properties& props) {
   const std::string sync = props.GetChoice("ignite.write_sync", "primary_sync", {"primary_sync", "full_sync", "full_async"});
   o.write_sync = sync == "full_sync" ? WriteSync::kFullSync : sync == "full_async" ? WriteSync::kFullAsync
                                                                                     : WriteSync::kPrimarySync;
+  o.cache_group = props.GetString("ignite.cache_group", "");
   o.key_column = props.GetString("ignite.key_column", d.key_column);
   if (o.key_column.empty()) throw ConfigError("property 'ignite.key_column' is empty");
   const std::int64_t fields = props.GetInt("fieldcount", 10, 1, 1 << 16);
@@ -71,6 +72,9 @@ std::vector<PropertySpec> PropertySpecs() {
       {"ignite.backups", std::to_string(d.backups), "a table the binding creates: backup copies of each partition"},
       {"ignite.write_sync", "primary_sync",
        "a table the binding creates: write synchronization mode full_sync, primary_sync or full_async (Yardstick's -sm)"},
+      {"ignite.cache_group", "",
+       "a table the binding creates: its cache group (caches of one group share partitions: many small tables "
+       "cost one table's memory); empty: a group of its own"},
       {"ignite.key_column", d.key_column, "a table the binding creates: the SQL column of the key (scans order by it)"},
       {"ignite.partition_awareness", "true",
        "send each key to its primary node (the affinity map from CACHE_PARTITIONS); false: any node, which forwards"},

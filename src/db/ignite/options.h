@@ -28,6 +28,7 @@ struct Options {
   Atomicity atomicity = Atomicity::kAtomic;
   int backups = 0;
   WriteSync write_sync = WriteSync::kPrimarySync;
+  std::string cache_group;  // "" = a group of its own
   std::string key_column = "ycsb_key";
   std::vector<std::string> field_names;  // the SQL columns: fieldnameprefix + 0 .. fieldcount-1
   bool partition_awareness = true;

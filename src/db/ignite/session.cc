@@ -26,7 +26,9 @@ bool StringValue(std::string_view typed, std::string_view* s) {
 class IgniteSession : public Session {
  public:
   explicit IgniteSession(std::shared_ptr<Client> client)
-      : client_(std::move(client)), cluster_(client_->cluster()), o_(client_->options()) {}
+      : client_(std::move(client)), cluster_(client_->cluster()), o_(client_->options()) {
+    for (const std::string& n : o_.field_names) names_.emplace_back(FieldId(n), n);
+  }
 
   ~IgniteSession() override {
     if (in_tx_) Abort();
@@ -133,12 +135,7 @@ class IgniteSession : public Session {
       if (t == nullptr) return Status::Error();
       fv_.clear();
       ids_.clear();
-      for (std::size_t i = 0; i < batch.size(); ++i) {
-        for (const Field& f : batch.values(i)) {
-          fv_.push_back({f.name, f.value});
-          ids_.push_back(FieldId(f.name));
-        }
-      }
+      for (std::size_t i = 0; i < batch.size(); ++i) AppendFields(batch.values(i));
       recs_.clear();
       std::size_t at = 0;
       for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -156,6 +153,7 @@ class IgniteSession : public Session {
   }
 
   Status Begin(const TxOptions&) override {
+    if (o_.atomicity != Atomicity::kTransactional) return Status::NotImplemented();
     return Guard([&] {
       if (in_tx_) return Status::Error();
       Connection::Reply reply;
@@ -265,10 +263,27 @@ class IgniteSession : public Session {
   void SetFields(std::span<const Field> values) {
     fv_.clear();
     ids_.clear();
+    AppendFields(values);
+  }
+  void AppendFields(std::span<const Field> values) {
     for (const Field& f : values) {
       fv_.push_back({f.name, f.value});
       ids_.push_back(FieldId(f.name));
+      if (Name(ids_.back()) == nullptr) {  // a name beyond the configured ones: remember it for reads
+        names_.emplace_back(ids_.back(), std::string(f.name));
+        cluster_.Learn(ids_.back(), f.name);
+      }
     }
+  }
+  // The name of a field id: this session's, then any session's of the process.
+  const std::string* Name(std::int32_t id) {
+    for (const auto& [i, n] : names_) {
+      if (i == id) return &n;
+    }
+    std::string n;
+    if (!cluster_.NameOf(id, &n)) return nullptr;
+    names_.emplace_back(id, std::move(n));
+    return &names_.back().second;
   }
   bool CoversAllFields(std::span<const Field> values) const {
     if (values.size() < o_.field_names.size()) return false;
@@ -308,20 +323,34 @@ class IgniteSession : public Session {
       ObjectView old;
       Reader ro(old_);
       if (!ReadObject(ro, &old)) return Status::Error();
-      // The stored fields, each replaced by the given value of the same id,
-      // then the given fields the record did not have.
+      // The stored fields in their order, each replaced by the given value
+      // of the same id, then the given fields the record did not have.
       SetFields(values);
       const std::size_t given = fv_.size();
+      taken_.assign(given, 0);
       for (std::size_t i = 0; i < old.field_count; ++i) {
         std::int32_t id;
         std::string_view typed, v;
         if (!ObjectField(old, i, &id, &typed) || !StringValue(typed, &v)) return Status::Error();
-        if (std::find(ids_.begin(), ids_.begin() + static_cast<std::ptrdiff_t>(given), id) ==
-            ids_.begin() + static_cast<std::ptrdiff_t>(given)) {
-          fv_.push_back({{}, v});
+        const auto g = std::find(ids_.begin(), ids_.begin() + static_cast<std::ptrdiff_t>(given), id);
+        if (g != ids_.begin() + static_cast<std::ptrdiff_t>(given)) {
+          const auto at = static_cast<std::size_t>(g - ids_.begin());
+          v = fv_[at].value;
+          taken_[at] = 1;
+        }
+        fv_.push_back({{}, v});
+        ids_.push_back(id);
+      }
+      for (std::size_t i = 0; i < given; ++i) {
+        if (taken_[i] == 0) {
+          const FieldView f = fv_[i];
+          const std::int32_t id = ids_[i];
+          fv_.push_back(f);
           ids_.push_back(id);
         }
       }
+      fv_.erase(fv_.begin(), fv_.begin() + static_cast<std::ptrdiff_t>(given));
+      ids_.erase(ids_.begin(), ids_.begin() + static_cast<std::ptrdiff_t>(given));
       const RecordView rec{key, fv_.data(), ids_.data(), fv_.size()};
       if (in_tx_) {
         st = Keyed(t, key, [&](Writer& w, std::int64_t id) { EncodePut(w, id, Target(t), Ver(), t.type_id, rec); },
@@ -336,22 +365,29 @@ class IgniteSession : public Session {
     return Status::Error();
   }
 
-  // The fields of `obj` into the current record of `out`.
+  // The fields of `obj` (all, or the named ones) into the current record of
+  // `out`, in stored order.
   bool AddFields(const ObjectView& obj, const FieldSelector& fields, RecordSet* out) {
     if (!fields.all) {
-      for (std::string_view n : fields.names) {
-        std::string_view v;
-        if (ObjectStringField(obj, FieldId(n), &v)) out->AddField(n, v);
-      }
-      return true;
+      sel_ids_.clear();
+      for (std::string_view n : fields.names) sel_ids_.push_back(FieldId(n));
     }
     for (std::size_t i = 0; i < obj.field_count; ++i) {
       std::int32_t id;
       std::string_view typed, v;
       if (!ObjectField(obj, i, &id, &typed)) return false;
       if (!StringValue(typed, &v)) continue;
-      const std::string* name = cluster_.FieldName(id);
-      if (name != nullptr) out->AddField(*name, v);
+      if (fields.all) {
+        const std::string* name = Name(id);
+        if (name != nullptr) out->AddField(*name, v);
+        continue;
+      }
+      for (std::size_t k = 0; k < sel_ids_.size(); ++k) {
+        if (sel_ids_[k] == id) {
+          out->AddField(fields.names[k], v);
+          break;
+        }
+      }
     }
     return true;
   }
@@ -404,6 +440,9 @@ class IgniteSession : public Session {
   std::string sql_;   // a scan's SQL for named fields
   std::vector<FieldView> fv_;
   std::vector<std::int32_t> ids_;
+  std::vector<std::int32_t> sel_ids_;
+  std::vector<char> taken_;  // a merge: given field i replaced a stored one
+  std::vector<std::pair<std::int32_t, std::string>> names_;  // field id -> name, known to this session
   std::vector<RecordView> recs_;
   std::vector<SqlArg> args_;
   bool in_tx_ = false;
