@@ -342,7 +342,7 @@ awk -F'\t' '
     for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
-  function med(list) { return list == "" ? "n/a" : median(list) }
+  function med(list, fmt) { return list == "" ? "n/a" : sprintf(fmt, median(list)) }
   function ratio(a, b, fmt) { return (a == "n/a" || b == "n/a" || b + 0 == 0) ? "n/a" : sprintf(fmt, a / b) }
   {
     k = $1 SUBSEP $2 SUBSEP $3
@@ -358,12 +358,12 @@ awk -F'\t' '
     for (i = 1; i <= m; i++) {
       k = order[i]; split(k, f, SUBSEP)
       if (R[k] == "") { printf "| %s | %s | %s | %s | | | | | | | |\n", f[1], f[2], f[3], note[k]; continue }
-      r = med(R[k]); c = med(C[k])
-      line = sprintf("| %s | %s | %s | %.0f | %s | %s | %s |", f[1], f[2], f[3], r, med(P[k]), c, med(S[k]))
+      r = med(R[k], "%.0f"); c = med(C[k], "%.2f")
+      line = sprintf("| %s | %s | %s | %s | %s | %s | %s |", f[1], f[2], f[3], r, med(P[k], "%.0f"), c, med(S[k], "%.2f"))
       if (f[3] == "storebench") {
         for (j = 1; j <= 2; j++) {
           peer = j == 1 ? "java-thin" : "java-client-node"; q = f[1] SUBSEP f[2] SUBSEP peer
-          line = line sprintf(" %s | %s |", R[q] == "" ? "n/a" : ratio(r, med(R[q]), "%.2f"), C[q] == "" ? "n/a" : ratio(c, med(C[q]), "%.2f"))
+          line = line sprintf(" %s | %s |", ratio(r, med(R[q], "%.0f"), "%.2f"), ratio(c, med(C[q], "%.2f"), "%.2f"))
         }
       } else line = line " | | | |"
       print line
