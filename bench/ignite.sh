@@ -55,8 +55,10 @@
 #   IGNITE_BACKUPS, IGNITE_WRITE_SYNC, IGNITE_HEAP, ...).
 # The Java module is resolved by Maven once (offline first) and compiled into
 # ${XDG_CACHE_HOME:-~/.cache}/storebench/ignite-bench-<hash of its pom and
-# sources>/; later runs resolve and compile nothing. Installs time with
-# apt-get if missing; Java 17 and Maven come from scripts/setup.sh.
+# sources>/; later runs resolve and compile nothing. Java 17 and Maven come
+# from scripts/setup.sh; ss (iproute2) checks that the nodes listen on
+# loopback only. No GNU time: it would count each client's start-up, load
+# and warm-up, which the /proc samples leave out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -89,18 +91,6 @@ for t in $TOOLS; do
   [[ $t =~ ^(storebench|java-thin|java-client-node)$ ]] || die "TOOLS must list storebench, java-thin, java-client-node, not '$t'"
 done
 [[ $KEYS == hashed || $KEYS == ordered ]] || die "KEYS must be hashed or ordered, not '$KEYS'"
-
-# --- packages ---------------------------------------------------------------
-missing=()
-for p in time; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  log "installing ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
 
 # --- the Java peers: classpath and classes, built once per pom/sources hash ----
 module=$root/servers/ignite-bench
