@@ -93,6 +93,15 @@ void CheckCapabilities(const BindingInfo& binding, const Capabilities& caps, con
   if ((w.core.batch_size > 1 || w.core.batchinsertproportion > 0) && !caps.native_batch_insert) {
     notes.push_back("binding '" + binding.name + "' has no native batch insert: BATCH-INSERT inserts the records one by one");
   }
+  if (w.core.tx_operations && command != "load" && !caps.transactions) {
+    throw ConfigError("binding '" + binding.name + "' has no transactions" +
+                      (caps.why_no_transactions.empty() ? std::string() : " (" + caps.why_no_transactions + ")") +
+                      ", which tx.operations=true needs");
+  }
+  if (w.core.tx_operations && command != "load" && (caps.pipeline > 1 || co.runner.connections > 1)) {
+    throw ConfigError("tx.operations=true runs one transaction per connection at a time: set connections=1"
+                      " and the binding's pipeline depth to 1");
+  }
   if (w.closed_economy) {
     if (w.closed_economy->unsafe_no_transactions) {
       notes.push_back("closedeconomy.unsafe_no_transactions=true: transfers are plain reads and writes, without"
@@ -436,7 +445,7 @@ void CheckRunProperties(Properties& props, const std::string& command) {
   ApplyPart(props, command, false);
   const ClientOptions co = ReadClientOptions(props);
   props.GetBool("mpi.rank_results", false);
-  CoreWorkloadOptions::FromProperties(props);
+  ReadWorkloadOptions(props, WorkloadKind(props));  // core, closedeconomy or sqlquery: each checks its own
   IneffectivePropertyNotes(props, co);
   CheckBindingProperties(props, binding);
 }

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cmath>
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -51,8 +52,29 @@ struct Grid {
 
 int Line(const toml::node& n) { return static_cast<int>(n.source().begin.line); }
 
+// A string with every ${NAME} replaced by the environment variable NAME
+// (a plan names what differs between machines, e.g. the ports of servers a
+// script started: ignite.hosts = "${IGNITE_HOSTS_2}"). An unset or empty
+// variable, or a "${" without "}", is an error naming `where`.
+std::string ExpandEnv(const std::string& in, const std::string& where) {
+  std::string out;
+  std::size_t pos = 0;
+  for (std::size_t at; (at = in.find("${", pos)) != std::string::npos;) {
+    const std::size_t end = in.find('}', at);
+    if (end == std::string::npos) throw ConfigError(where + ": '${' without a closing '}'");
+    const std::string name = in.substr(at + 2, end - at - 2);
+    const char* v = std::getenv(name.c_str());
+    if (v == nullptr || *v == '\0') {
+      throw ConfigError(where + ": environment variable " + name + " is not set (the plan's ${" + name + "})");
+    }
+    out.append(in, pos, at - pos).append(v);
+    pos = end + 1;
+  }
+  return out.append(in, pos);
+}
+
 std::string ScalarText(const toml::node& n, const std::string& where) {
-  if (auto s = n.as_string()) return s->get();
+  if (auto s = n.as_string()) return ExpandEnv(s->get(), where);
   if (auto i = n.as_integer()) return std::to_string(i->get());
   if (auto f = n.as_floating_point()) return FormatDouble(f->get());
   if (auto b = n.as_boolean()) return b->get() ? "true" : "false";
@@ -208,6 +230,8 @@ Plan ParsePlanText(std::string_view text, const std::string& file) {
   std::map<std::string, int> loads_per_binding;
   for (const Grid& g : grids) {
     const std::string gwhere = file + ":" + std::to_string(g.line);
+    std::size_t grid_size = 1;
+    for (const auto& axis : g.axes) grid_size *= axis.second.size();
     // Every combination, first axis outermost.
     std::vector<std::size_t> pos(g.axes.size(), 0);
     for (bool more = true; more;) {
@@ -273,10 +297,12 @@ Plan ParsePlanText(std::string_view text, const std::string& file) {
         if (k != "threadcount" && g.axes[i].second.size() > 1) suffix += "-" + k + "=" + v->text;
       }
       const std::string threads = props.Get("threadcount").value_or("1");
-      const std::string base_label =
-          label ? label->text
-                : info->name + "-" + (workload ? fs::path(workload->text).filename().string() : std::string("core")) +
-                      "-" + threads + suffix;
+      // A label names the run, or, for a grid of several runs, prefixes their names.
+      const std::string generated =
+          (workload ? fs::path(workload->text).filename().string() : std::string("core")) + "-" + threads + suffix;
+      const std::string base_label = !label ? info->name + "-" + generated
+                                     : grid_size > 1 ? label->text + "-" + generated
+                                                     : label->text;
       props.Set("db", info->name, file + ":" + std::to_string(binding->line));
       try {
         Properties check = props;

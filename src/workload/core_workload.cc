@@ -83,6 +83,12 @@ CoreWorkloadOptions CoreWorkloadOptions::FromProperties(const Properties& p) {
     throw ConfigError("dataintegrity=true needs fieldlengthdistribution=constant (it is '" +
                       o.fieldlengthdistribution + "', " + p.OriginOf("fieldlengthdistribution") + ")");
   }
+  o.tx_operations = p.GetBool("tx.operations", o.tx_operations);
+  o.tx_retries = p.GetInt("tx.retries", o.tx_retries, 0, 1000000);
+  if (o.tx_operations && (o.scanproportion > 0 || o.batchinsertproportion > 0)) {
+    throw ConfigError("tx.operations=true runs reads, updates, inserts and read-modify-writes in transactions; "
+                      "scanproportion and batchinsertproportion must be 0");
+  }
   o.insertion_retry_limit = p.GetInt("core_workload_insertion_retry_limit", 0, 0);
   o.insertion_retry_interval_s = p.GetDouble("core_workload_insertion_retry_interval", 3, 0);
   o.seed = static_cast<std::uint64_t>(p.GetInt("seed", 0, 0));
@@ -332,9 +338,47 @@ std::uint64_t CoreWorkloadThread::DoInsert(MeasuredSession& db, std::uint64_t ma
   return 1;
 }
 
+void CoreWorkloadThread::DoInTransaction(MeasuredSession& db, OpType op) {
+  Session* s = db.session();
+  std::string_view key;
+  std::int64_t keynum = -1;
+  if (op == OpType::kInsert) {
+    keynum = w_.insert_sequence_.Next();
+    key = RunKeyFor(keynum);
+  } else {
+    key = RunKeyFor(NextKeynum());
+  }
+  if (op != OpType::kUpdate && op != OpType::kInsert) ChooseReadFields();
+  if (op != OpType::kRead) BuildValues(key, op == OpType::kInsert || o_.writeallfields);
+  for (std::int64_t n = 0;; ++n) {
+    const std::int64_t start = db.Now();
+    Status st = s->Begin(TxOptions{});
+    if (st.ok() && (op == OpType::kRead || op == OpType::kReadModifyWrite)) {
+      st = s->Read(o_.table, key, read_fields_, &result_);
+      if (st.ok() && o_.dataintegrity && !Verify(key, result_)) {
+        st = Status::UnexpectedState();
+        db.CountIntegrityFailure();
+      }
+    }
+    if (st.ok() && op == OpType::kUpdate) st = s->Update(o_.table, key, Values());
+    if (st.ok() && op == OpType::kReadModifyWrite) st = s->Update(o_.table, key, Values());
+    if (st.ok() && op == OpType::kInsert) st = s->Insert(o_.table, key, Values());
+    if (st.ok()) st = s->Commit();
+    if (!st.ok()) s->Abort();
+    db.Record(op, st, start, db.Now());
+    if (st.code() != Status::kAborted || n >= o_.tx_retries) break;
+  }
+  if (keynum >= 0) w_.insert_sequence_.Acknowledge(keynum);
+}
+
 void CoreWorkloadThread::DoTransaction(MeasuredSession& db) {
   RecordVerifier* verifier = o_.dataintegrity ? this : nullptr;
-  switch (static_cast<OpType>(op_chooser_.Next(rng_))) {
+  const auto op = static_cast<OpType>(op_chooser_.Next(rng_));
+  if (o_.tx_operations) {
+    DoInTransaction(db, op);
+    return;
+  }
+  switch (op) {
     case OpType::kRead: {
       std::string_view key = RunKeyFor(NextKeynum());
       ChooseReadFields();

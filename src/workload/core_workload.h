@@ -60,6 +60,13 @@ struct CoreWorkloadOptions {
   double exponential_percentile = 95;
   double exponential_frac = 0.8571428571;
   bool dataintegrity = false;
+  // Extension (tx.operations=true): every read, update, insert and
+  // read-modify-write runs in a transaction of its own (Begin, the
+  // operation(s), Commit), retried up to tx.retries times when the store
+  // aborts it; its latency spans Begin to Commit. Yardstick's put-tx and
+  // getAndPut-tx. Needs a binding with transactions.
+  bool tx_operations = false;
+  std::int64_t tx_retries = 10;
   std::int64_t insertion_retry_limit = 0;
   double insertion_retry_interval_s = 3;
   std::uint64_t seed = 0;  // extension: 0 = from the clock
@@ -115,6 +122,8 @@ class CoreWorkloadThread final : public WorkloadThread, private RecordVerifier {
   std::uint64_t DoInsert(MeasuredSession& db, std::uint64_t max_records = UINT64_MAX) override;
   // Run phase: one operation chosen by the proportions.
   void DoTransaction(MeasuredSession& db) override;
+  // tx.operations=true: `op` in a transaction of its own (see the option).
+  void DoInTransaction(MeasuredSession& db, OpType op);
 
   // Exposed for tests: the next key number the chooser would pick.
   std::int64_t NextKeynum();

@@ -96,6 +96,8 @@ class MeasuredSession {
   void set_failure_counter(std::atomic<std::uint64_t>* failures) { failures_ = failures; }
 
   // Records a composite operation (read-modify-write) timed by the caller.
+  // A read the caller made through session() failed its data-integrity check.
+  void CountIntegrityFailure() { stats_->integrity_failures++; }
   void Record(OpType op, Status st, std::int64_t start_ns, std::int64_t end_ns) {
     stats_->Record(op, st, intended_ns_ == kNone ? start_ns : intended_ns_, start_ns, end_ns);
     if (!st.ok() && failures_ != nullptr) [[unlikely]] {

@@ -104,6 +104,28 @@ TEST(PlanTest, RepetitionsAndSeparateLoadGroups) {
   EXPECT_EQ(plan.runs[3].load_group, 1);
 }
 
+// ${NAME} in a string takes the environment variable NAME (the endpoints of
+// servers a script started); a label prefixes the names of a grid's runs.
+TEST(PlanTest, EnvironmentVariablesAndLabelPrefixes) {
+  const std::string toml =
+      "[[runs]]\nlabel = \"two\"\nbinding = \"memory\"\nrecordcount = \"${SB_PLAN_TEST_N}0\"\nthreads = [1, 2]\n"
+      "[[runs]]\nlabel = \"single\"\nbinding = \"memory\"\n";
+  unsetenv("SB_PLAN_TEST_N");
+  EXPECT_EQ(Error(toml), "p.toml:4: 'recordcount': environment variable SB_PLAN_TEST_N is not set (the plan's "
+                         "${SB_PLAN_TEST_N})");
+  setenv("SB_PLAN_TEST_N", "7", 1);
+  const Plan plan = ParsePlanText(toml, "p.toml");
+  ASSERT_EQ(plan.runs.size(), 3u);
+  EXPECT_EQ(plan.runs[0].label, "two-core-1");
+  EXPECT_EQ(plan.runs[1].label, "two-core-2");
+  EXPECT_EQ(plan.runs[2].label, "single");  // one run: the label alone
+  bool found = false;
+  for (const auto& [k, v] : plan.runs[0].properties) found = found || (k == "recordcount" && v == "70");
+  EXPECT_TRUE(found);
+  EXPECT_EQ(Error("[[runs]]\nbinding = \"memory\"\nlabel = \"a${X\"\n"), "p.toml:3: 'label': '${' without a closing '}'");
+  unsetenv("SB_PLAN_TEST_N");
+}
+
 TEST(PlanTest, BadPlansFailWithFileAndLine) {
   // (the list of known bindings that follows grows with the bindings)
   EXPECT_EQ(Error("[axes]\nbinding = [\"rocksdb\", \"rocksbd\"]\n").substr(0, 63),
