@@ -452,3 +452,29 @@ TEST_F(ClosedEconomyCliTest, WithoutTransactionsOnRequestReportsTheDrift) {
 
 }  // namespace
 }  // namespace storebench
+
+namespace storebench {
+namespace {
+
+// tx.operations=true: every operation in a transaction of its own, on a
+// binding with transactions; refused (one line, exit 2) on one without.
+TEST_F(ClosedEconomyCliTest, TxOperationsNeedTransactions) {
+  auto r = Run({"bench", "memory", "-p", "recordcount=50", "-p", "operationcount=2000", "-p", "threadcount=2", "-p",
+                "readproportion=0.5", "-p", "updateproportion=0.2", "-p", "readmodifywriteproportion=0.3", "-p",
+                "tx.operations=true", "-p", "dataintegrity=true"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("[READ-MODIFY-WRITE], Return=OK"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Return=NOT_IMPLEMENTED"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Return=UNEXPECTED_STATE"), std::string::npos) << r.out;
+  STOREBENCH_NEED_BINDING("leveldb");
+  r = Run({"bench", "leveldb", "-p", "recordcount=10", "-p", "tx.operations=true"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("binding 'leveldb' has no transactions"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("which tx.operations=true needs"), std::string::npos) << r.err;
+  r = Run({"bench", "memory", "-p", "tx.operations=true", "-p", "scanproportion=0.1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("scanproportion and batchinsertproportion must be 0"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace storebench
