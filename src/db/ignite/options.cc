@@ -6,16 +6,8 @@
 
 namespace storebench::ignite {
 
-namespace {
-// (A function, not a global: bindings may be listed during static initialisation.)
-const Options& Defaults() {
-  static const Options d;
-  return d;
-}
-}  // namespace
-
 Options ParseOptions(const Properties& props) {
-  const Options& d = Defaults();
+  const Options d;  // the defaults (a local: bindings may be listed during static initialisation)
   Options o;
   o.hosts = net::ParseEndpointList(props.GetString("ignite.hosts", "127.0.0.1:10800"), 10800, "ignite.hosts");
   if (o.hosts.size() > 256) throw ConfigError("property 'ignite.hosts' lists more than 256 nodes");
@@ -60,7 +52,7 @@ Options ParseOptions(const Properties& props) {
 }
 
 std::vector<PropertySpec> PropertySpecs() {
-  const Options& d = Defaults();
+  const Options d;  // the defaults (a local: bindings may be listed during static initialisation)
   // name, default, help
   return {
       {"ignite.hosts", "127.0.0.1:10800", "the nodes' thin-client endpoints, comma-separated (host:port; port 10800 if omitted)"},

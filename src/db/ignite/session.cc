@@ -39,16 +39,8 @@ class IgniteSession : public Session {
       out->Clear();
       const Table* t = FindTable(table);
       if (t == nullptr) return Status::Error();
-      Connection::Reply reply;
-      Status st = Keyed(*t, key, [&](Writer& w, std::int64_t id) { EncodeGet(w, id, Target(*t), Ver(), key); },
-                        &reply);
-      if (!st.ok()) return st;
-      if (!reply.header.ok()) return Judge(reply.header);
-      Reader r(reply.payload);
       ObjectView obj;
-      bool found = false;
-      if (!DecodeGetValue(r, &obj, &found)) return Status::Error();
-      if (!found) return Status::NotFound();
+      if (Status st = Get(*t, key, &obj); !st.ok()) return st;
       out->BeginRecord(key);
       return AddFields(obj, fields, out) ? Status::Ok() : Status::Error();
     });
@@ -304,21 +296,27 @@ class IgniteSession : public Session {
     return st.ok() ? Judge(reply.header) : st;
   }
 
+  // CACHE_GET of `key`: OK with *obj viewing the record in body_, or
+  // NOT_FOUND, or the failure.
+  Status Get(const Table& t, std::string_view key, ObjectView* obj) {
+    Connection::Reply reply;
+    Status st = Keyed(t, key, [&](Writer& w, std::int64_t id) { EncodeGet(w, id, Target(t), Ver(), key); }, &reply);
+    if (!st.ok()) return st;
+    if (!reply.header.ok()) return Judge(reply.header);
+    Reader r(reply.payload);
+    bool found = false;
+    if (!DecodeGetValue(r, obj, &found)) return Status::Error();
+    return found ? Status::Ok() : Status::NotFound();
+  }
+
   // Get, merge the given fields into the stored ones, then put (inside a
   // transaction: its locks keep the record) or replace-if-equals (outside:
   // again when another client changed the record in between).
   Status MergeUpdate(const Table& t, std::string_view key, std::span<const Field> values) {
     for (int attempt = 0; attempt < kMaxCasAttempts; ++attempt) {
-      Connection::Reply reply;
-      Status st = Keyed(t, key, [&](Writer& w, std::int64_t id) { EncodeGet(w, id, Target(t), Ver(), key); },
-                        &reply);
-      if (!st.ok()) return st;
-      if (!reply.header.ok()) return Judge(reply.header);
-      Reader r(reply.payload);
       ObjectView obj;
-      bool found = false;
-      if (!DecodeGetValue(r, &obj, &found)) return Status::Error();
-      if (!found) return Status::NotFound();
+      Status st = Get(t, key, &obj);
+      if (!st.ok()) return st;
       old_.assign(obj.bytes);
       ObjectView old;
       Reader ro(old_);
@@ -352,6 +350,7 @@ class IgniteSession : public Session {
       fv_.erase(fv_.begin(), fv_.begin() + static_cast<std::ptrdiff_t>(given));
       ids_.erase(ids_.begin(), ids_.begin() + static_cast<std::ptrdiff_t>(given));
       const RecordView rec{key, fv_.data(), ids_.data(), fv_.size()};
+      Connection::Reply reply;
       if (in_tx_) {
         st = Keyed(t, key, [&](Writer& w, std::int64_t id) { EncodePut(w, id, Target(t), Ver(), t.type_id, rec); },
                    &reply);
