@@ -205,6 +205,30 @@ class Session {
     return Status::Ok();
   }
 
+  // Reads the records of `keys` into `out` (cleared first), one record per
+  // key found (a key given twice may come back once or twice), in any order
+  // (a multi-get answers in the store's): OK when every key was found,
+  // NOT_FOUND when some were not (the others are still in `out`), else the
+  // first failure. A native batch (Capabilities::native_batch_read) is one
+  // request (a multi-get); this default reads key by key, in order.
+  virtual Status BatchRead(std::string_view table, std::span<const std::string_view> keys,
+                           const FieldSelector& fields, RecordSet* out) {
+    out->Clear();
+    thread_local RecordSet one;  // (not per call: the hot path does not allocate once warm)
+    Status result = Status::Ok();
+    for (std::string_view key : keys) {
+      const Status st = Read(table, key, fields, &one);
+      if (st.code() == Status::kNotFound) {
+        result = st;
+        continue;
+      }
+      if (!st.ok()) return st;
+      out->BeginRecord(key);
+      for (std::size_t i = 0; i < one.field_count(0); ++i) out->AddField(one.field(0, i).name, one.field(0, i).value);
+    }
+    return result;
+  }
+
   // Transactions, for bindings whose capabilities() say `transactions`.
   // Begin starts one on this session; the Read/Update/Insert/Delete calls
   // that follow belong to it until Commit or Abort (Scan is not promised to).
@@ -263,6 +287,8 @@ struct Capabilities {
   // Session::BatchInsert writes a batch in one native operation (a write
   // batch, one transaction, a pipeline) rather than the default loop.
   bool native_batch_insert = false;
+  // Session::BatchRead reads a batch in one request (a multi-get).
+  bool native_batch_read = false;
   // Session::Begin/Commit/Abort work (closed economy needs them); when not,
   // a few words for the user, e.g. "rocksdb.transactions=none".
   bool transactions = false;

@@ -90,6 +90,9 @@ void CheckCapabilities(const BindingInfo& binding, const Capabilities& caps, con
                       ", but scanproportion = " + FormatDouble(w.core.scanproportion) +
                       "; set scanproportion=0 or use a store that scans");
   }
+  if (w.core.batchreadproportion > 0 && command != "load" && !caps.native_batch_read) {
+    notes.push_back("binding '" + binding.name + "' has no native batch read: BATCH-READ reads the records one by one");
+  }
   if ((w.core.batch_size > 1 || w.core.batchinsertproportion > 0) && !caps.native_batch_insert) {
     notes.push_back("binding '" + binding.name + "' has no native batch insert: BATCH-INSERT inserts the records one by one");
   }

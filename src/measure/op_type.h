@@ -26,6 +26,9 @@ enum class OpType : std::uint8_t {
   kSqlRange,
   kSqlJoin,
   kSqlUpdate,
+  // A read of batch.size records in one call (Session::BatchRead: a
+  // multi-get where the store has one, as Yardstick's getAll).
+  kBatchRead,
   kNumOps
 };
 inline constexpr int kNumOpTypes = static_cast<int>(OpType::kNumOps);
@@ -44,6 +47,7 @@ constexpr std::string_view OpName(OpType op) {
     case OpType::kSqlRange: return "SQL-RANGE";
     case OpType::kSqlJoin: return "SQL-JOIN";
     case OpType::kSqlUpdate: return "SQL-UPDATE";
+    case OpType::kBatchRead: return "BATCH-READ";
     case OpType::kNumOps: break;
   }
   return "UNKNOWN";

@@ -49,13 +49,15 @@ CoreWorkloadOptions CoreWorkloadOptions::FromProperties(const Properties& p) {
   o.scanproportion = p.GetDouble("scanproportion", o.scanproportion, 0);
   o.readmodifywriteproportion = p.GetDouble("readmodifywriteproportion", o.readmodifywriteproportion, 0);
   o.batchinsertproportion = p.GetDouble("batchinsertproportion", o.batchinsertproportion, 0);
+  o.batchreadproportion = p.GetDouble("batchreadproportion", o.batchreadproportion, 0);
   o.batch_size = p.GetInt("batch.size", o.batch_size, 1, kMaxBatchSize);
   const double sum = o.readproportion + o.updateproportion + o.insertproportion + o.scanproportion +
-                     o.readmodifywriteproportion + o.batchinsertproportion;
+                     o.readmodifywriteproportion + o.batchinsertproportion + o.batchreadproportion;
   if (!(sum > 0)) {
     throw ConfigError(
         "the operation proportions (readproportion, updateproportion, insertproportion, scanproportion, "
-        "readmodifywriteproportion, batchinsertproportion) sum to 0: at least one must be positive");
+        "readmodifywriteproportion, batchinsertproportion, batchreadproportion) sum to 0: at least one must be "
+        "positive");
   }
   o.requestdistribution = p.GetChoice("requestdistribution", o.requestdistribution,
                                       {"uniform", "zipfian", "latest", "hotspot", "sequential", "exponential"});
@@ -85,9 +87,9 @@ CoreWorkloadOptions CoreWorkloadOptions::FromProperties(const Properties& p) {
   }
   o.tx_operations = p.GetBool("tx.operations", o.tx_operations);
   o.tx_retries = p.GetInt("tx.retries", o.tx_retries, 0, 1000000);
-  if (o.tx_operations && (o.scanproportion > 0 || o.batchinsertproportion > 0)) {
+  if (o.tx_operations && (o.scanproportion > 0 || o.batchinsertproportion > 0 || o.batchreadproportion > 0)) {
     throw ConfigError("tx.operations=true runs reads, updates, inserts and read-modify-writes in transactions; "
-                      "scanproportion and batchinsertproportion must be 0");
+                      "scanproportion, batchinsertproportion and batchreadproportion must be 0");
   }
   o.insertion_retry_limit = p.GetInt("core_workload_insertion_retry_limit", 0, 0);
   o.insertion_retry_interval_s = p.GetDouble("core_workload_insertion_retry_interval", 3, 0);
@@ -154,6 +156,7 @@ std::vector<OpType> CoreWorkload::OpTypes(bool loading) const {
     out.push_back(OpType::kBatchInsert);
     out.push_back(OpType::kBatchInsertPerRecord);
   }
+  if (opts_.batchreadproportion > 0) out.push_back(OpType::kBatchRead);
   return out;
 }
 
@@ -213,6 +216,7 @@ CoreWorkloadThread::CoreWorkloadThread(CoreWorkload& w, int thread_id)
   op_chooser_.Add(static_cast<int>(OpType::kScan), o_.scanproportion);
   op_chooser_.Add(static_cast<int>(OpType::kReadModifyWrite), o_.readmodifywriteproportion);
   op_chooser_.Add(static_cast<int>(OpType::kBatchInsert), o_.batchinsertproportion);
+  op_chooser_.Add(static_cast<int>(OpType::kBatchRead), o_.batchreadproportion);
 
   values_.resize(static_cast<std::size_t>(o_.fieldcount));
   if (o_.dataintegrity) value_store_.resize(static_cast<std::size_t>(o_.fieldcount));
@@ -290,12 +294,12 @@ void CoreWorkloadThread::ChooseReadFields() {
   }
 }
 
-bool CoreWorkloadThread::Verify(std::string_view key, const RecordSet& rec) {
-  if (rec.record_count() != 1) return false;
+bool CoreWorkloadThread::Verify(std::string_view key, const RecordSet& rec, std::size_t r, bool only) {
+  if (only ? rec.record_count() != 1 : r >= rec.record_count()) return false;
   const std::size_t expected_fields = read_fields_.all ? w_.field_names_.size() : 1;
-  if (rec.field_count(0) != expected_fields) return false;
-  for (std::size_t i = 0; i < rec.field_count(0); ++i) {
-    Field f = rec.field(0, i);
+  if (rec.field_count(r) != expected_fields) return false;
+  for (std::size_t i = 0; i < rec.field_count(r); ++i) {
+    Field f = rec.field(r, i);
     if (!read_fields_.Wants(f.name)) return false;
     DeterministicValue(key, f.name, static_cast<std::size_t>(o_.fieldlength), &expected_);
     if (f.value != expected_) return false;
@@ -424,6 +428,19 @@ void CoreWorkloadThread::DoTransaction(MeasuredSession& db) {
       BuildBatch(first, o_.batch_size, true);
       db.BatchInsert(o_.table, batch_);
       for (std::int64_t k = first; k < first + o_.batch_size; ++k) w_.insert_sequence_.Acknowledge(k);
+      break;
+    }
+    case OpType::kBatchRead: {
+      // batch.size keys from the request distribution, each kept in its
+      // own buffer (RunKeyFor's view is overwritten by the next call).
+      batch_keys_.resize(static_cast<std::size_t>(o_.batch_size));
+      batch_key_views_.clear();
+      for (std::string& k : batch_keys_) {
+        k.assign(RunKeyFor(NextKeynum()));
+        batch_key_views_.push_back(k);
+      }
+      ChooseReadFields();
+      db.BatchRead(o_.table, batch_key_views_, read_fields_, &result_, verifier);
       break;
     }
     default:

@@ -43,6 +43,10 @@ struct CoreWorkloadOptions {
   // writing batch_size new records, and the batch size of `load` too
   // (1 = load record by record, as YCSB).
   double batchinsertproportion = 0;
+  // Batch reads (not in YCSB; Yardstick's getAll): the share of BATCH-READ
+  // operations, each reading batch_size records chosen by the request
+  // distribution in one call.
+  double batchreadproportion = 0;
   std::int64_t batch_size = 1;  // batch.size
   std::string requestdistribution = "uniform";  // uniform|zipfian|latest|hotspot|sequential|exponential
   double zipfian_constant = 0.99;
@@ -133,7 +137,8 @@ class CoreWorkloadThread final : public WorkloadThread, private RecordVerifier {
                                  std::string* out);
 
  private:
-  bool Verify(std::string_view key, const RecordSet& rec) override;
+  bool Verify(std::string_view key, const RecordSet& rec, std::size_t r, bool only) override;
+  using RecordVerifier::Verify;
   void BuildValues(std::string_view key, bool all_fields);
   std::string_view KeyFor(std::int64_t keynum);
   // KeyFor in the run phase: applies run_insert_start (see the options).
@@ -161,6 +166,8 @@ class CoreWorkloadThread final : public WorkloadThread, private RecordVerifier {
   FieldSelector read_fields_;
   RecordSet result_;
   std::string expected_;  // scratch for Verify
+  std::vector<std::string> batch_keys_;  // a BATCH-READ's keys
+  std::vector<std::string_view> batch_key_views_;
   RecordBatch batch_;     // reused by every batch insert
 };
 

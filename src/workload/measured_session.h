@@ -19,11 +19,13 @@
 
 namespace storebench {
 
-// Checks the fields of a record read for `key` (dataintegrity=true).
+// Checks the fields of a record read for `key` (dataintegrity=true): the
+// only record of `rec`, or (a batch) its record `r`.
 class RecordVerifier {
  public:
   virtual ~RecordVerifier() = default;
-  virtual bool Verify(std::string_view key, const RecordSet& rec) = 0;
+  virtual bool Verify(std::string_view key, const RecordSet& rec, std::size_t r, bool only) = 0;
+  bool Verify(std::string_view key, const RecordSet& rec) { return Verify(key, rec, 0, true); }
 };
 
 class MeasuredSession {
@@ -85,6 +87,23 @@ class MeasuredSession {
     Record(OpType::kBatchInsert, st, start, end);
     stats_->RecordEach(OpType::kBatchInsertPerRecord, st, intended_ns_ == kNone ? start : intended_ns_, start, end,
                        batch.size());
+    return st;
+  }
+  // One BATCH-READ of `keys`; with a verifier, every record read is checked.
+  Status BatchRead(std::string_view table, std::span<const std::string_view> keys, const FieldSelector& fields,
+                   RecordSet* out, RecordVerifier* verifier) {
+    const std::int64_t start = Now();
+    Status st = session_->BatchRead(table, keys, fields, out);
+    const std::int64_t end = Now();
+    if (verifier != nullptr && (st.ok() || st.code() == Status::kNotFound)) {
+      for (std::size_t r = 0; r < out->record_count(); ++r) {
+        if (verifier->Verify(out->key(r), *out, r, false)) continue;
+        st = Status::UnexpectedState();
+        stats_->integrity_failures++;
+        break;
+      }
+    }
+    Record(OpType::kBatchRead, st, start, end);
     return st;
   }
   // The wrapped session, for workloads that time a composite operation

@@ -176,6 +176,33 @@ TEST_P(ConformanceTest, ReadSelectedFields) {
   EXPECT_FALSE(out_.Find(0, "field9").has_value());
 }
 
+// A batch read: every record found (in any order), NOT_FOUND when one is
+// missing, the selected fields only, an empty batch OK.
+TEST_P(ConformanceTest, BatchReadReturnsEveryRecordFound) {
+  std::map<std::string, Owned> stored;
+  for (const char* k : {"b1", "b2", "b3"}) {
+    stored[k] = MakeRecord(k);
+    ASSERT_EQ(Insert(k, stored[k]), Status::Ok());
+  }
+  auto records = [&]() {
+    std::map<std::string, Owned> got;
+    for (std::size_t r = 0; r < out_.record_count(); ++r) got[std::string(out_.key(r))] = FieldsOf(out_, r);
+    return got;
+  };
+  const std::string_view three[] = {"b3", "b1", "b2"};
+  ASSERT_EQ(session_->BatchRead(table_, three, FieldSelector{}, &out_), Status::Ok());
+  EXPECT_EQ(records(), stored);
+  const std::string_view with_missing[] = {"b2", "nobody", "b1"};
+  EXPECT_EQ(session_->BatchRead(table_, with_missing, FieldSelector{}, &out_), Status::NotFound());
+  EXPECT_EQ(records(), (std::map<std::string, Owned>{{"b1", stored["b1"]}, {"b2", stored["b2"]}}));
+  const std::string_view names[] = {"field4"};
+  ASSERT_EQ(session_->BatchRead(table_, std::span<const std::string_view>(three, 1), FieldSelector{false, names}, &out_),
+            Status::Ok());
+  EXPECT_EQ(records(), (std::map<std::string, Owned>{{"b3", {stored["b3"][4]}}}));
+  ASSERT_EQ(session_->BatchRead(table_, {}, FieldSelector{}, &out_), Status::Ok());
+  EXPECT_EQ(out_.record_count(), 0u);
+}
+
 TEST_P(ConformanceTest, ReadOfMissingKeyIsNotFoundAndClearsOutput) {
   ASSERT_EQ(Insert("user1", MakeRecord("user1")), Status::Ok());
   ASSERT_EQ(Read("user1"), Status::Ok());  // out_ now holds a record

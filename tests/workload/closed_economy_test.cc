@@ -473,7 +473,7 @@ TEST_F(ClosedEconomyCliTest, TxOperationsNeedTransactions) {
   EXPECT_NE(r.err.find("which tx.operations=true needs"), std::string::npos) << r.err;
   r = Run({"bench", "memory", "-p", "tx.operations=true", "-p", "scanproportion=0.1"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("scanproportion and batchinsertproportion must be 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("scanproportion, batchinsertproportion and batchreadproportion must be 0"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -289,5 +289,52 @@ TEST(CoreWorkloadTest, BatchInsertProportionWritesFreshContiguousKeysReadableAtO
   ExpectExactlyRecords(*store, w, 100 + 10 * static_cast<std::int64_t>(batches));
 }
 
+// BATCH-READ: one operation per batch, its own share of the mix, every
+// record of a batch checked (a corrupt one among 20 is caught), and keys
+// past the loaded range make the batch NOT_FOUND.
+TEST(CoreWorkloadTest, BatchReadsCountBatchesAndCheckEveryRecord) {
+  Properties p = Props({{"recordcount", "200"}, {"operationcount", "3000"}, {"readproportion", "0.7"},
+                        {"updateproportion", "0"}, {"batchreadproportion", "0.3"}, {"batch.size", "20"},
+                        {"requestdistribution", "uniform"}, {"dataintegrity", "true"}, {"seed", "29"}});
+  CoreWorkload w(CoreWorkloadOptions::FromProperties(p));
+  Properties none;
+  auto store = FindBinding("memory").open(none, OpenContext{});
+  RunPhase(*store, w, true, 200, 2);
+  PhaseResult good = RunPhase(*store, w, false, 3000, 3);
+  EXPECT_EQ(good.operations, 3000u) << "run counts a batch as one operation";
+  const OpResult* b = FindOp(good, "BATCH-READ");
+  ASSERT_NE(b, nullptr);
+  const std::uint64_t batches = b->return_codes[Status::kOk];
+  EXPECT_NEAR(static_cast<double>(batches) / 3000.0, 0.3, 0.03);
+  EXPECT_EQ(FindOp(good, "READ")->return_codes[Status::kOk] + batches, 3000u);
+  EXPECT_EQ(good.integrity_failures, 0u);
+
+  // One corrupt record: a batch of 20 out of 200 holds it about one time in 10.
+  auto s = store->NewSession(0);
+  std::vector<Field> fields;
+  std::vector<std::string> names;
+  for (int i = 0; i < 10; ++i) names.push_back("field" + std::to_string(i));
+  const std::string junk(100, 'x');
+  for (auto& n : names) fields.push_back({n, junk});
+  ASSERT_TRUE(s->Insert("usertable", w.BuildKey(17), fields).ok());
+  Properties p2 = p;
+  p2.Set("readproportion", "0");
+  p2.Set("batchreadproportion", "1");
+  CoreWorkload w2(CoreWorkloadOptions::FromProperties(p2));
+  PhaseResult bad = RunPhase(*store, w2, false, 1000, 2);
+  ASSERT_NE(FindOp(bad, "BATCH-READ"), nullptr);
+  EXPECT_GT(bad.integrity_failures, 20u);
+  EXPECT_LT(bad.integrity_failures, 250u);
+  EXPECT_EQ(FindOp(bad, "BATCH-READ")->return_codes[Status::kUnexpectedState], bad.integrity_failures);
+
+  // Keys beyond what was loaded: most batches miss one.
+  Properties p3 = p2;
+  p3.Set("recordcount", "400");
+  p3.Set("dataintegrity", "false");
+  CoreWorkload w3(CoreWorkloadOptions::FromProperties(p3));
+  PhaseResult missing = RunPhase(*store, w3, false, 500, 2);
+  EXPECT_GT(FindOp(missing, "BATCH-READ")->return_codes[Status::kNotFound], 450u);
+}
+
 }  // namespace
 }  // namespace storebench

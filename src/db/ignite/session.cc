@@ -144,6 +144,35 @@ class IgniteSession : public Session {
     });
   }
 
+  Status BatchRead(std::string_view table, std::span<const std::string_view> keys, const FieldSelector& fields,
+                   RecordSet* out) override {
+    return Guard([&] {
+      out->Clear();
+      if (keys.empty()) return Status::Ok();
+      const Table* t = FindTable(table);
+      if (t == nullptr) return Status::Error();
+      Connection::Reply reply;
+      auto enc = [&](Writer& w, std::int64_t id) { EncodeGetAll(w, id, Target(*t), Ver(), keys.data(), keys.size()); };
+      Status st = Send(-1, enc, &reply);
+      if (!st.ok()) return st;
+      if (!reply.header.ok()) return Judge(reply.header);
+      Reader r(reply.payload);
+      bool fields_ok = true;
+      if (!DecodeGetAll(r, [&](std::string_view key, const ObjectView& obj) {
+            out->BeginRecord(key);
+            fields_ok = AddFields(obj, fields, out) && fields_ok;
+          }) ||
+          !fields_ok) {
+        return Status::Error();
+      }
+      // The answer is a map: a key asked for twice comes back once.
+      distinct_.assign(keys.begin(), keys.end());
+      std::sort(distinct_.begin(), distinct_.end());
+      const auto n = static_cast<std::size_t>(std::unique(distinct_.begin(), distinct_.end()) - distinct_.begin());
+      return out->record_count() < n ? Status::NotFound() : Status::Ok();
+    });
+  }
+
   Status Begin(const TxOptions&) override {
     if (o_.atomicity != Atomicity::kTransactional) return Status::NotImplemented();
     return Guard([&] {
@@ -444,6 +473,7 @@ class IgniteSession : public Session {
   std::vector<std::pair<std::int32_t, std::string>> names_;  // field id -> name, known to this session
   std::vector<RecordView> recs_;
   std::vector<SqlArg> args_;
+  std::vector<std::string_view> distinct_;  // a batch read's keys, sorted
   bool in_tx_ = false;
   int tx_host_ = 0;
   std::int32_t tx_id_ = 0;

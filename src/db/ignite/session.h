@@ -14,7 +14,8 @@
 //   Delete  CACHE_REMOVE_KEY (NOT_FOUND when absent).
 //   Scan    SQL: SELECT key, fields FROM <table> WHERE key >= ? ORDER BY
 //           key LIMIT ?, with cursor pages until the count is read.
-//   Batch   CACHE_PUT_ALL (one request; best effort on an ATOMIC cache).
+//   Batch   CACHE_PUT_ALL (one request; best effort on an ATOMIC cache);
+//           a batch read is CACHE_GET_ALL.
 //   Sql     QUERY_SQL_FIELDS in schema PUBLIC (workload=sqlquery); joins are
 //           run as distributed joins (tables are not collocated).
 //   Begin   TX_START (ignite.tx.*) on the home host's connection; every

@@ -61,6 +61,7 @@ Capabilities IgniteStore::capabilities() const {
   c.waits_through_io = true;
   c.pipeline = o.pipeline;
   c.native_batch_insert = true;
+  c.native_batch_read = true;  // CACHE_GET_ALL
   c.transactions = o.atomicity == Atomicity::kTransactional;
   if (!c.transactions) {
     c.why_no_transactions = "ignite.atomicity=atomic (Ignite's default): use -p ignite.atomicity=transactional "
