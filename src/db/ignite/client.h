@@ -104,8 +104,6 @@ class Client {
   std::vector<Cached> routes_;
   std::uint64_t generation_ = 0;
   std::string scratch_;  // answers of the client's own requests (routes, tables)
-  bool refresh_due_ = false;
-  std::size_t refresh_host_ = 0;
 };
 
 }  // namespace storebench::ignite
