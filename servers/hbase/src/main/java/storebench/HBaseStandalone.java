@@ -162,12 +162,10 @@ public final class HBaseStandalone {
     cluster.start();
 
     Configuration client = clientConf(zk);
-    // Short client retries: this loop is the one that waits, till the deadline.
-    client.setInt("hbase.client.retries.number", 3);
+    // This loop is the one that waits, till the deadline: each try is short.
     client.setInt("hbase.client.pause", 100);
     client.setInt("hbase.rpc.timeout", 10000);
     client.setInt("hbase.client.operation.timeout", 20000);
-    client.setInt("zookeeper.recovery.retry", 1);
     TableName tn = TableName.valueOf(table);
     byte[][] splits = splitPoints(presplit);
     Throwable last = null;
@@ -268,10 +266,19 @@ public final class HBaseStandalone {
     return 0;
   }
 
+  // A client of the server on 127.0.0.1 whose ZooKeeper listens on zk. Its
+  // retries and timeouts are bounded (HBase's defaults retry for minutes), so
+  // `count` and `check` against a server that is gone fail within a minute.
   private static Configuration clientConf(int zk) {
     Configuration c = HBaseConfiguration.create();
     c.set("hbase.zookeeper.quorum", "127.0.0.1");
     c.setInt("hbase.zookeeper.property.clientPort", zk);
+    c.setInt("zookeeper.recovery.retry", 1);
+    c.setInt("hbase.client.retries.number", 3);
+    c.setInt("hbase.client.pause", 200);
+    c.setInt("hbase.rpc.timeout", 20000);
+    c.setInt("hbase.client.operation.timeout", 30000);
+    c.setInt("hbase.client.meta.operation.timeout", 30000);
     return c;
   }
 
