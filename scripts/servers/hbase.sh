@@ -153,7 +153,7 @@ case "$cmd" in
       printf "hbase.sh: ready in %.1f s, %d region(s) (classpath and launcher %s in %.1f s)\n", c - a, n, how, b - a }' >&2
     echo "hbase.zookeeper.quorum=127.0.0.1:$zk hbase.master=127.0.0.1:$master hbase.columnfamily=$family"
     ;;
-  stop) stop_pids "$dir" ;;
+  stop) stop_pids "$dir"; rm -f "$dir/ready" ;;
   count|check) client "$cmd" "$dir" "${1:-}" ;;
   *) die "unknown command '$cmd' (start|stop|count|check)" ;;
 esac
