@@ -15,8 +15,9 @@
 #                                HBase's Java client (full scan with
 #                                FirstKeyOnlyFilter), for tests that check a
 #                                load by something other than storebench
-#   hbase.sh check DIR [TABLE]   puts a row (outside the YCSB key space), gets
-#                                it back and deletes it; prints "ok"
+#   hbase.sh check DIR [TABLE]   puts a row (outside the YCSB key space) in the
+#                                table's column family (HBASE_FAMILY if set),
+#                                gets it back and deletes it; prints "ok"
 # Options (flags, or the environment):
 #   --table T     HBASE_TABLE     the table to create (default usertable)
 #   --family F    HBASE_FAMILY    its one column family (default family)
@@ -94,7 +95,7 @@ client() {
   out=$(prepare); cache=${out% *}
   java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 "${jvm_flags[@]}" -Dstorebench.hbase.log=WARN \
     -cp "$cache/classes:$(cat "$cache/classpath.txt")" storebench.HBaseStandalone "$mode" \
-    zk="$zk" table="${3:-${HBASE_TABLE:-usertable}}" family="${HBASE_FAMILY:-family}" </dev/null
+    zk="$zk" table="${3:-${HBASE_TABLE:-usertable}}" ${HBASE_FAMILY:+family="$HBASE_FAMILY"} </dev/null
 }
 
 case "$cmd" in

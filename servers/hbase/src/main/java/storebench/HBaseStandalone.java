@@ -29,7 +29,7 @@
 //     in the write-ahead log under dir/data.
 //   count zk=PORT [table=usertable]
 //     prints the table's row count: a full scan with FirstKeyOnlyFilter.
-//   check zk=PORT [table=usertable] [family=family]
+//   check zk=PORT [table=usertable] [family=the table's first]
 //     puts a row outside the YCSB key space, gets it back, deletes it; prints
 //     "ok" or fails (exit 1).
 package storebench;
@@ -260,7 +260,10 @@ public final class HBaseStandalone {
     TableName tn = TableName.valueOf(opt.getOrDefault("table", "usertable"));
     try (Connection conn = ConnectionFactory.createConnection(clientConf(port(opt, "zk")));
          Table t = conn.getTable(tn)) {
-      roundTrip(t, Bytes.toBytes(opt.getOrDefault("family", "family")));
+      // Without family=, the table's own (first) column family.
+      String family = opt.get("family");
+      byte[] f = family != null ? Bytes.toBytes(family) : t.getDescriptor().getColumnFamilyNames().iterator().next();
+      roundTrip(t, f);
     }
     System.out.println("ok");
     return 0;
