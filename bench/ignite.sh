@@ -5,6 +5,12 @@
 # default):
 #   storebench         build/default/storebench, db=ignite (native C++ thin
 #                      client, partition awareness on by default)
+#   storebench-fibers  the same, with the THREADS clients as fibers on at most
+#                      one thread per core, each thread's clients sharing one
+#                      connection per node (ignite.pipeline = clients/thread):
+#                      as many requests in flight as THREADS Java threads, as
+#                      the Java thin client multiplexes them on one connection
+#                      (only at THREADS > 1)
 #   java-thin          servers/ignite-bench: storebench.ThinClientBench, Ignite's
 #                      own Java thin client, partition awareness on
 #   java-client-node   servers/ignite-bench: storebench.ClientNodeBench, a client
@@ -29,7 +35,7 @@
 # JSON result gives) and the nodes' CPU time per operation over the same
 # phase (from /proc, all nodes together), then the ratios
 # storebench/java-thin and storebench/java-client-node of ops/s and of client
-# CPU per op. One Markdown table on stdout (medians over ROUNDS; every
+# CPU per op (for each storebench row). One Markdown table on stdout (medians over ROUNDS; every
 # round too when ROUNDS > 1); progress on stderr; raw outputs in $OUT.
 # Issue 22's goals: ops/s ratio >= 1.2 against java-thin at a CPU/op ratio
 # <= 1, and >= 1.0 against java-client-node, for get and put at 1 and 8
@@ -46,7 +52,7 @@
 #   "get put"), DURATION (seconds per measurement, default 10), WARMUP (seconds,
 #   default 3), RECORDS (default 100000), ROUNDS (default 1: the tools take
 #   turns this many times per op and thread count, starting with a different
-#   one each round), TOOLS (default "storebench java-thin java-client-node"),
+#   one each round), TOOLS (default "storebench storebench-fibers java-thin java-client-node"),
 #   KEYS (hashed or ordered, the Java peers' keys; default hashed),
 #   STOREBENCH (the binary, default build/default/storebench), JAVA_HEAP (the
 #   Java peers' -Xms/-Xmx, default 512m), PIN, SERVER_CPU, CLIENT_CPU,
@@ -71,7 +77,7 @@ DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-3}
 RECORDS=${RECORDS:-100000}
 ROUNDS=${ROUNDS:-1}
-TOOLS=${TOOLS:-"storebench java-thin java-client-node"}
+TOOLS=${TOOLS:-"storebench storebench-fibers java-thin java-client-node"}
 KEYS=${KEYS:-hashed}
 JAVA_HEAP=${JAVA_HEAP:-512m}
 SB=${STOREBENCH:-$root/build/default/storebench}
@@ -88,7 +94,8 @@ done
 for t in $THREADS; do [[ $t =~ ^[1-9][0-9]*$ ]] || die "THREADS must list positive numbers, not '$t'"; done
 for o in $OPS; do [[ $o == get || $o == put ]] || die "OPS must list get and/or put, not '$o'"; done
 for t in $TOOLS; do
-  [[ $t =~ ^(storebench|java-thin|java-client-node)$ ]] || die "TOOLS must list storebench, java-thin, java-client-node, not '$t'"
+  [[ $t =~ ^(storebench|storebench-fibers|java-thin|java-client-node)$ ]] ||
+    die "TOOLS must list storebench, storebench-fibers, java-thin, java-client-node, not '$t'"
 done
 [[ $KEYS == hashed || $KEYS == ordered ]] || die "KEYS must be hashed or ordered, not '$KEYS'"
 
@@ -233,9 +240,17 @@ elif ! "$SB" list 2>/dev/null | grep -qE '^  ignite( |$)'; then
   sb_status="storebench: ignite binding not built"
 fi
 sb_loaded=0
-run_storebench() { # OP THREADS ROUND
-  local op=$1 t=$2 r=$3 f mix rate p99 ops errs start ms cpu
-  [[ " $TOOLS " == *" storebench "* ]] || return 0
+run_storebench() { # TOOL OP THREADS ROUND
+  local tool=$1 op=$2 t=$3 r=$4 f mix rate p99 ops errs start ms cpu threads=$3 shape=()
+  [[ " $TOOLS " == *" $tool "* ]] || return 0
+  if [ "$tool" = storebench-fibers ]; then
+    # THREADS clients as fibers on at most one thread per core, each thread's
+    # clients sharing one connection per node (ignite.pipeline): as many
+    # requests in flight as THREADS Java threads have.
+    [ "$t" -gt 1 ] || return 0
+    threads=$(( t < $(nproc) ? t : $(nproc) ))
+    shape=(-p ignite.pipeline=$(( (t + threads - 1) / threads )))
+  fi
   if [ -z "$sb_status" ] && [ "$sb_loaded" = 0 ]; then
     log "storebench: load of $RECORDS records"
     if ! "${client[@]}" "$SB" load "${sb_common[@]}" -p threadcount=4 >"$OUT/storebench-load.out" 2>"$OUT/storebench-load.err" </dev/null; then
@@ -243,15 +258,15 @@ run_storebench() { # OP THREADS ROUND
     fi
     sb_loaded=1
   fi
-  if [ -n "$sb_status" ]; then log "$sb_status"; row "$op" "$t" storebench "$r" "$sb_status" "" "" "" ""; return; fi
-  f=$OUT/storebench-$op-t$t-r$r
+  if [ -n "$sb_status" ]; then log "$sb_status"; row "$op" "$t" "$tool" "$r" "$sb_status" "" "" "" ""; return; fi
+  f=$OUT/$tool-$op-t$t-r$r
   if [ "$op" = get ]; then mix=(-p readproportion=1 -p updateproportion=0)
   else mix=(-p readproportion=0 -p updateproportion=1 -p writeallfields=true); fi
-  log "storebench: $op, $t thread(s), ${WARMUP} s warm-up + ${DURATION} s"
+  log "$tool: $op, $t client(s) on $threads thread(s) ${shape[*]}, ${WARMUP} s warm-up + ${DURATION} s"
   # operationcount=0: no limit, maxexecutiontime ends the run (docs/workloads.md).
-  if ! run_sampled "$f" "$SB" run "${sb_common[@]}" -p threadcount="$t" -p maxexecutiontime="$DURATION" \
+  if ! run_sampled "$f" "$SB" run "${sb_common[@]}" -p threadcount="$threads" "${shape[@]}" -p maxexecutiontime="$DURATION" \
        -p operationcount=0 "${mix[@]}" -p requestdistribution=uniform -p warmup.seconds="$WARMUP" --json "$f.json"; then
-    row "$op" "$t" storebench "$r" "failed (see $f.err)" "" "" "" ""
+    row "$op" "$t" "$tool" "$r" "failed (see $f.err)" "" "" "" ""
     return
   fi
   rate=$(awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {printf "%.0f", $3}' "$f.out")
@@ -261,9 +276,9 @@ run_storebench() { # OP THREADS ROUND
   start=$(grep -oE '"start_unix_ms": *[0-9]+' "$f.json" | head -1 | grep -oE '[0-9]+$' || true)
   ms=$(grep -oE '"runtime_ms": *[0-9]+' "$f.json" | head -1 | grep -oE '[0-9]+$' || true)
   if [ -n "$start" ] && [ -n "$ms" ]; then cpu=$(cpu_between "$f.cpu" "$start" $((start + ms)))
-  else cpu="n/a n/a"; notes+=("storebench $op t=$t: no start_unix_ms/runtime_ms in $f.json, no CPU figures"); fi
-  row "$op" "$t" storebench "$r" "${rate:-0}" "${p99:-n/a}" "$(per_op "${cpu% *}" "$ops")" "$(per_op "${cpu#* }" "$ops")" ""
-  if [ "$errs" != 0 ]; then notes+=("storebench $op t=$t round $r: $errs operations did not return OK (see $f.out)"); fi
+  else cpu="n/a n/a"; notes+=("$tool $op t=$t: no start_unix_ms/runtime_ms in $f.json, no CPU figures"); fi
+  row "$op" "$t" "$tool" "$r" "${rate:-0}" "${p99:-n/a}" "$(per_op "${cpu% *}" "$ops")" "$(per_op "${cpu#* }" "$ops")" ""
+  if [ "$errs" != 0 ]; then notes+=("$tool $op t=$t round $r: $errs operations did not return OK (see $f.out)"); fi
 }
 
 declare -A java_loaded=()
@@ -296,7 +311,7 @@ run_java() { # TOOL OP THREADS ROUND
 
 run_tool() { # TOOL OP THREADS ROUND
   case $1 in
-    storebench) run_storebench "$2" "$3" "$4" ;;
+    storebench|storebench-fibers) run_storebench "$@" ;;
     *) run_java "$@" ;;
   esac
 }
@@ -350,7 +365,7 @@ awk -F'\t' '
       if (R[k] == "") { printf "| %s | %s | %s | %s | | | | | | | |\n", f[1], f[2], f[3], note[k]; continue }
       r = med(R[k], "%.0f"); c = med(C[k], "%.2f")
       line = sprintf("| %s | %s | %s | %s | %s | %s | %s |", f[1], f[2], f[3], r, med(P[k], "%.0f"), c, med(S[k], "%.2f"))
-      if (f[3] == "storebench") {
+      if (f[3] ~ /^storebench/) {
         for (j = 1; j <= 2; j++) {
           peer = j == 1 ? "java-thin" : "java-client-node"; q = f[1] SUBSEP f[2] SUBSEP peer
           line = line sprintf(" %s | %s |", ratio(r, med(R[q], "%.0f"), "%.2f"), ratio(c, med(C[q], "%.2f"), "%.2f"))

@@ -7,7 +7,7 @@
 // reading becomes the leader: it yields once so the thread's other clients
 // queue their requests too, flushes them all with one write, then reads and
 // hands each reply to its client in order (waking it), until its own reply is
-// in; then the next waiting client leads. A broken connection fails every
+// in; then the next waiting client leads. (Or by tag: set_tagged.) A broken connection fails every
 // queued request (ERROR) and the next Call reconnects with backoff
 // (TcpConnection::Ensure), replaying the binding's handshake (AUTH, SELECT)
 // through `on_connect` before any request is written. With one client and
@@ -46,6 +46,16 @@ class Pipeline {
 
   // How many clients share this pipeline (1 = no reason to yield for others).
   void set_sharers(int n) { sharers_ = n; }
+
+  // Replies matched by tag rather than by order, for a server that may
+  // answer one connection's requests out of order (Ignite's thin-client
+  // connector runs them on a thread pool): `frame(in, &tag)` returns the
+  // length of the complete reply at the front of `in` and sets its tag (0:
+  // not complete yet, kBroken: malformed); the reply goes to the queued
+  // Call with that tag, whose parser must consume exactly it. A reply whose
+  // tag nobody waits for breaks the connection.
+  using FrameFn = std::size_t (*)(std::string_view in, std::int64_t* tag);
+  void set_tagged(FrameFn frame) { frame_ = frame; }
   TcpConnection& connection() { return *conn_; }
 
   // Sends one request and waits for its reply. `write(out)` appends the
@@ -53,11 +63,13 @@ class Pipeline {
   // front of `in` (it may span several protocol replies), 0 when the reply
   // is not complete yet, or kBroken. Returns OK when the reply was parsed
   // (the parser records what it meant), else ERROR / SERVICE_UNAVAILABLE.
+  // `tag`: this request's tag, when set_tagged.
   template <typename Write, typename Parse>
-  Status Call(Write&& write, Parse&& parse, std::int64_t deadline_ns) {
+  Status Call(Write&& write, Parse&& parse, std::int64_t deadline_ns, std::int64_t tag = 0) {
     if (Status st = Connected(deadline_ns); !st.ok()) return st;
     write(conn_->out());
     Entry e;
+    e.tag = tag;
     e.fiber = io::Current();
     e.parse = [](void* p, std::string_view in) { return (*static_cast<std::remove_reference_t<Parse>*>(p))(in); };
     e.parse_ctx = &parse;
@@ -83,6 +95,7 @@ class Pipeline {
     std::size_t (*parse)(void*, std::string_view) = nullptr;
     void* parse_ctx = nullptr;
     Entry* next = nullptr;
+    std::int64_t tag = 0;
     bool done = false;
     Status status;
   };
@@ -95,11 +108,28 @@ class Pipeline {
       tail_ = e;
     }
   }
-  Entry* Dequeue() {
-    Entry* e = head_;
-    head_ = e->next;
-    if (head_ == nullptr) tail_ = nullptr;
+  Entry* Dequeue() { return Unlink(nullptr, head_); }
+  // Takes `e` (whose predecessor is `prev`, nullptr for the head) out of the queue.
+  Entry* Unlink(Entry* prev, Entry* e) {
+    (prev == nullptr ? head_ : prev->next) = e->next;
+    if (tail_ == e) tail_ = prev;
     return e;
+  }
+  // The bytes of the next reply at the front of the input, and (out) whose
+  // it is with its predecessor; 0 when incomplete, kBroken when it fits nobody.
+  std::size_t NextReply(Entry** who, Entry** prev) {
+    *prev = nullptr;
+    *who = head_;
+    if (frame_ == nullptr) return head_->parse(head_->parse_ctx, conn_->in());
+    std::int64_t tag = 0;
+    const std::size_t n = frame_(conn_->in(), &tag);
+    if (n == 0 || n == kBroken) return n;
+    while (*who != nullptr && (*who)->tag != tag) {
+      *prev = *who;
+      *who = (*who)->next;
+    }
+    if (*who == nullptr) return kBroken;
+    return (*who)->parse((*who)->parse_ctx, conn_->in().substr(0, n)) == n ? n : kBroken;
   }
   void Complete(Entry* e, Status st, Entry* self) {
     e->status = st;
@@ -122,7 +152,9 @@ class Pipeline {
       }
       bool progressed = true;
       while (head_ != nullptr && progressed) {
-        const std::size_t n = head_->parse(head_->parse_ctx, conn_->in());
+        Entry* who = nullptr;
+        Entry* prev = nullptr;
+        const std::size_t n = NextReply(&who, &prev);
         if (n == kBroken) {
           FailAll(Status::Error(), self);
           break;
@@ -130,7 +162,7 @@ class Pipeline {
         progressed = n > 0;
         if (progressed) {
           conn_->Consume(n);
-          Complete(Dequeue(), Status::Ok(), self);
+          Complete(Unlink(prev, who), Status::Ok(), self);
         }
       }
       if (self->done) break;
@@ -140,9 +172,11 @@ class Pipeline {
     if (head_ != nullptr) io::Wake(head_->fiber);  // the next one leads
   }
 
-  // Connected, or reconnected (one client connects; the others wait for it).
+  // Connected, or reconnected (one client connects; the others wait for it,
+  // until its on_connect handshake is done too: a request written while the
+  // handshake's answer is still on its way would take that answer).
   Status Connected(std::int64_t deadline_ns) {
-    while (!conn_->connected()) {
+    while (connecting_ || !conn_->connected()) {
       if (connecting_) {
         // Somebody else is connecting: wait a little and look again.
         io::SleepUntil(std::min(deadline_ns, SteadyClockNow() + 1'000'000));
@@ -178,6 +212,7 @@ class Pipeline {
   bool reading_ = false;
   bool connecting_ = false;
   int sharers_ = 1;
+  FrameFn frame_ = nullptr;
 };
 
 }  // namespace storebench::net

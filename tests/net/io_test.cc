@@ -3,9 +3,12 @@
 #include "net/io.h"
 
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -410,6 +413,152 @@ TEST(PipelineTest, ABrokenConnectionFailsEveryQueuedRequestWithoutHanging) {
   EXPECT_EQ(ok, 3);
   EXPECT_EQ(failed, kClients - 3);
   EXPECT_FALSE(pc.conn.connected());
+}
+
+// A server whose first answer (the handshake) is slow: clients that call
+// while one of them is still handshaking wait for it, so the handshake's
+// answer goes to the handshake and every request gets its own reply.
+TEST(PipelineTest, ClientsWaitForTheHandshakeOfTheConnectionTheyShare) {
+  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(listen(listener, 4), 0);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  std::atomic<int> handshakes{0};
+  std::thread server([&] {
+    const int fd = accept(listener, nullptr, nullptr);
+    if (fd < 0) return;
+    std::string buf;
+    char tmp[4096];
+    for (ssize_t n; (n = read(fd, tmp, sizeof tmp)) > 0;) {
+      buf.append(tmp, static_cast<std::size_t>(n));
+      std::string out;
+      for (std::size_t nl; (nl = buf.find('\n')) != std::string::npos; buf.erase(0, nl + 1)) {
+        const std::string line = buf.substr(0, nl);
+        if (line == "hello") {
+          handshakes++;
+          std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        }
+        out += "ok " + line + "\n";
+      }
+      for (std::size_t off = 0; off < out.size();) {
+        const ssize_t w = write(fd, out.data() + off, out.size() - off);
+        if (w <= 0) break;
+        off += static_cast<std::size_t>(w);
+      }
+    }
+    close(fd);
+  });
+  net::TcpConnection conn(net::Endpoint{"127.0.0.1", ntohs(addr.sin_port)});
+  auto hello = [](net::TcpConnection& c) {
+    c.out() += "hello\n";
+    const std::int64_t deadline = SteadyClock::Now() + 2'000'000'000;
+    if (Status st = c.Flush(deadline); !st.ok()) return st;
+    while (c.in().find('\n') == std::string_view::npos) {
+      if (Status st = c.Fill(deadline); !st.ok()) return st;
+    }
+    if (c.in().substr(0, 9) != "ok hello\n") return Status::Error();
+    c.Consume(9);
+    return Status::Ok();
+  };
+  constexpr int kClients = 4, kRounds = 5;
+  net::Pipeline pipe(&conn, hello);
+  pipe.set_sharers(kClients);
+  int ok = 0, mismatches = 0;
+  {
+    io::FiberScheduler s;
+    for (int c = 0; c < kClients; ++c) {
+      s.Spawn([&, c] {
+        for (int r = 0; r < kRounds; ++r) {
+          const std::string req = std::to_string(c * 100 + r);
+          std::string got;
+          Status st = pipe.Call([&](std::string& out) { out += req + "\n"; }, LineParser{&got},
+                                SteadyClock::Now() + 2'000'000'000);
+          if (st.ok()) ok++;
+          if (got != req) mismatches++;
+        }
+      });
+    }
+    s.Run();
+  }
+  conn.Disconnect();
+  server.join();
+  close(listener);
+  EXPECT_EQ(ok, kClients * kRounds);
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_EQ(handshakes.load(), 1);
+}
+
+// Tagged replies: a server that answers each batch of requests in reverse
+// order; every client still gets its own reply, and a reply for a tag
+// nobody waits for breaks the connection.
+TEST(PipelineTest, TaggedRepliesReachTheirCallersInAnyOrder) {
+  PairConnection pc;
+  constexpr int kClients = 8, kRounds = 10;
+  net::Pipeline pipe(&pc.conn);
+  pipe.set_sharers(kClients);
+  // "ok TAG\n": the tag is the number after "ok ".
+  pipe.set_tagged([](std::string_view in, std::int64_t* tag) -> std::size_t {
+    const auto nl = in.find('\n');
+    if (nl == std::string_view::npos) return 0;
+    if (in.substr(0, 3) != "ok ") return net::Pipeline::kBroken;
+    *tag = std::stoll(std::string(in.substr(3, nl - 3)));
+    return nl + 1;
+  });
+  int ok = 0, mismatches = 0, reversed_batches = 0;
+  std::thread server([&] {
+    std::string buf;
+    char tmp[4096];
+    for (;;) {
+      io::WaitFd(pc.pair.b, false, io::kNoDeadline);
+      const ssize_t n = read(pc.pair.b, tmp, sizeof tmp);
+      if (n == 0) return;
+      if (n < 0) continue;
+      buf.append(tmp, static_cast<std::size_t>(n));
+      std::vector<std::string> lines;
+      for (std::size_t nl; (nl = buf.find('\n')) != std::string::npos; buf.erase(0, nl + 1)) {
+        lines.push_back(buf.substr(0, nl));
+      }
+      if (lines.size() > 1) reversed_batches++;
+      std::string out;
+      for (auto it = lines.rbegin(); it != lines.rend(); ++it) out += "ok " + *it + "\n";
+      for (std::size_t off = 0; off < out.size();) {
+        const ssize_t w = write(pc.pair.b, out.data() + off, out.size() - off);
+        if (w > 0) off += static_cast<std::size_t>(w);
+      }
+    }
+  });
+  {
+    io::FiberScheduler s;
+    for (int c = 0; c < kClients; ++c) {
+      s.Spawn([&, c] {
+        for (int r = 0; r < kRounds; ++r) {
+          const std::int64_t tag = c * 1000 + r;
+          std::string got;
+          Status st = pipe.Call([&](std::string& out) { out += std::to_string(tag) + "\n"; }, LineParser{&got},
+                                io::kNoDeadline, tag);
+          if (st.ok()) ok++;
+          if (got != std::to_string(tag)) mismatches++;
+        }
+      });
+    }
+    s.Run();
+  }
+  EXPECT_EQ(ok, kClients * kRounds);
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_GT(reversed_batches, 0) << "the replies never came out of order: the test proves nothing";
+  // A reply nobody asked for: the request fails and the connection is dropped.
+  std::string got;
+  Status st = pipe.Call([](std::string& out) { out += "777\n"; }, LineParser{&got}, SteadyClock::Now() + 2'000'000'000,
+                        778);
+  EXPECT_FALSE(st.ok());
+  EXPECT_FALSE(pc.conn.connected());
+  shutdown(pc.pair.b, SHUT_RDWR);
+  server.join();
 }
 
 TEST(PipelineTest, OneClientWithoutFibersIsWriteThenRead) {

@@ -16,6 +16,16 @@ Connection::Connection(net::Endpoint ep, const Credentials* credentials, std::in
       on_node_(std::move(on_node)),
       version_(kVersions[0]) {
   pipe_.set_sharers(sharers);
+  pipe_.set_tagged(&ReplyFrame);
+}
+
+std::size_t Connection::ReplyFrame(std::string_view in, std::int64_t* request_id) {
+  const std::int64_t n = FrameLength(in);
+  if (n <= 0) return n == 0 ? 0 : net::Pipeline::kBroken;
+  if (n < 12) return net::Pipeline::kBroken;  // length + request id at least
+  Reader r(in.substr(4, 8));
+  *request_id = r.I64();
+  return static_cast<std::size_t>(n);
 }
 
 bool Connection::Open(std::int64_t deadline, std::string* error) {

@@ -9,10 +9,11 @@
 // it (protocol.h NegotiateDown). The node's id from the handshake (1.4+) is
 // what the affinity map names, so the client can route keys to this node.
 //
-// Ignite answers a connection's requests in the order they came (the thin
-// client's cache and SQL requests are handled one after the other per
-// connection); a reply whose request id is not the one expected means the
-// stream is out of step: the connection is dropped and its requests fail.
+// Ignite may answer a connection's requests out of order (its client
+// connector runs them on a thread pool), so replies go to their requests by
+// request id (net::Pipeline's tagged mode), as Ignite's own thin clients do;
+// a reply with an id nobody waits for means the stream is out of step: the
+// connection is dropped and its requests fail.
 //
 // Used from one thread (the sessions of one {thread, connection} may share
 // it). Times are deadlines on net/io.h's clock (nanoseconds). No allocation
@@ -76,7 +77,7 @@ class Connection {
       body->assign(in.data() + 4, static_cast<std::size_t>(n) - 4);
       return static_cast<std::size_t>(n);
     };
-    Status st = pipe_.Call(write, parse, deadline);
+    Status st = pipe_.Call(write, parse, deadline, id);
     if (!st.ok()) return st;
     Reader r(*body);
     if (!DecodeResponseHeader(r, version_, &reply->header)) {
@@ -95,6 +96,8 @@ class Connection {
   const net::Endpoint& endpoint() const { return conn_.endpoint(); }
 
  private:
+  // A reply's length and request id (Pipeline's FrameFn).
+  static std::size_t ReplyFrame(std::string_view in, std::int64_t* request_id);
   // The handshake on a fresh connection (Pipeline's on_connect).
   Status Handshake(net::TcpConnection& c, std::int64_t deadline, std::string* error);
 
