@@ -199,8 +199,9 @@ inline Properties PropsOf(const Settings& settings) {
   return p;
 }
 
-// A loopback TCP port nothing listens on (bound to port 0, then released).
-inline int UnusedLoopbackPort() {
+// A TCP socket bound to a free port on 127.0.0.1 (port 0), its port in
+// *port; the caller listens on it or closes it. -1 on failure.
+inline int BindLoopback(int* port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   EXPECT_GE(fd, 0);
   sockaddr_in a{};
@@ -209,8 +210,15 @@ inline int UnusedLoopbackPort() {
   EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
   socklen_t len = sizeof a;
   getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
+  *port = ntohs(a.sin_port);
+  return fd;
+}
+
+// A loopback TCP port nothing listens on (bound to port 0, then released).
+inline int UnusedLoopbackPort() {
+  int port = 0;
+  close(BindLoopback(&port));
+  return port;
 }
 
 // The server a test of a network binding talks to, as started by the test

@@ -35,31 +35,9 @@ cmd=${1:-}; dir=${2:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || die "usage: $0 start DIR [NODES] | stop DIR"
 module=$(cd "$(dirname "$0")/../../servers/ignite" && pwd)
 
-# The launcher's classpath file and classes, built once per pom/launcher hash.
-# Prints the cache folder and "built" or "cached".
-prepare() {
-  command -v java >/dev/null || die "java not installed (scripts/setup.sh installs openjdk-17-jdk-headless)"
-  local src=$module/src/main/java/storebench/IgniteNodes.java hash cache tmp
-  hash=$(cat "$module/pom.xml" "$src" | sha256sum | cut -c1-16)
-  cache=${XDG_CACHE_HOME:-$HOME/.cache}/storebench/ignite-$hash
-  if [ -f "$cache/classpath.txt" ] && [ -f "$cache/classes/storebench/IgniteNodes.class" ]; then
-    echo "$cache cached"; return 0
-  fi
-  command -v mvn >/dev/null || die "mvn not installed (scripts/setup.sh installs maven)"
-  command -v javac >/dev/null || die "javac not installed (scripts/setup.sh installs openjdk-17-jdk-headless)"
-  mkdir -p "$(dirname "$cache")"
-  tmp=$(mktemp -d "$cache.tmp.XXXXXX")
-  # Offline first: with a warm ~/.m2 this resolves without the network.
-  if ! mvn -q -o -B -f "$module/pom.xml" dependency:build-classpath -Dmdep.outputFile="$tmp/classpath.txt" >"$tmp/mvn.log" 2>&1; then
-    mvn -q -B -f "$module/pom.xml" dependency:build-classpath -Dmdep.outputFile="$tmp/classpath.txt" >"$tmp/mvn.log" 2>&1 \
-      || { tail -20 "$tmp/mvn.log" >&2; rm -rf "$tmp"; die "Maven could not resolve $module/pom.xml"; }
-  fi
-  javac --release 17 -d "$tmp/classes" -cp "$(cat "$tmp/classpath.txt")" "$src" >"$tmp/javac.log" 2>&1 \
-    || { cat "$tmp/javac.log" >&2; rm -rf "$tmp"; die "javac failed on $src"; }
-  rm -rf "$cache"
-  mv "$tmp" "$cache"
-  echo "$cache built"
-}
+# The launcher's classpath file and classes, built once per pom/launcher hash
+# (lib.sh): prints the cache folder and "built" or "cached".
+prepare() { jvm_launcher "$module" ignite IgniteNodes; }
 
 # Ignite's bin/include/jvmdefaults.sh flags for Java 11+ (what its ignite.sh
 # passes), so that an embedded node works on Java 17.

@@ -71,3 +71,33 @@ listening_beyond_loopback() {
 # The directory of a Debian server binary that is not on root's PATH
 # (e.g. postgresql's /usr/lib/postgresql/15/bin).
 newest_dir() { ls -d "$@" 2>/dev/null | sort -V | tail -1; }
+
+# A JVM server's launcher (servers/NAME: a pom.xml and one class
+# storebench.CLASS), built once per hash of the pom and the class: Maven
+# resolves the classpath (offline first: a warm ~/.m2 needs no network) and
+# javac compiles the class into ${XDG_CACHE_HOME:-~/.cache}/storebench/
+# NAME-<hash>/. Prints that folder and "built" or "cached".
+#   jvm_launcher MODULE_DIR NAME CLASS
+jvm_launcher() {
+  local module=$1 name=$2 class=$3 src hash cache tmp
+  command -v java >/dev/null || die "java not installed (scripts/setup.sh installs openjdk-17-jdk-headless)"
+  src=$module/src/main/java/storebench/$class.java
+  hash=$(cat "$module/pom.xml" "$src" | sha256sum | cut -c1-16)
+  cache=${XDG_CACHE_HOME:-$HOME/.cache}/storebench/$name-$hash
+  if [ -f "$cache/classpath.txt" ] && [ -f "$cache/classes/storebench/$class.class" ]; then
+    echo "$cache cached"; return 0
+  fi
+  command -v mvn >/dev/null || die "mvn not installed (scripts/setup.sh installs maven)"
+  command -v javac >/dev/null || die "javac not installed (scripts/setup.sh installs openjdk-17-jdk-headless)"
+  mkdir -p "$(dirname "$cache")"
+  tmp=$(mktemp -d "$cache.tmp.XXXXXX")
+  if ! mvn -q -o -B -f "$module/pom.xml" dependency:build-classpath -Dmdep.outputFile="$tmp/classpath.txt" >"$tmp/mvn.log" 2>&1; then
+    mvn -q -B -f "$module/pom.xml" dependency:build-classpath -Dmdep.outputFile="$tmp/classpath.txt" >"$tmp/mvn.log" 2>&1 \
+      || { tail -20 "$tmp/mvn.log" >&2; rm -rf "$tmp"; die "Maven could not resolve $module/pom.xml"; }
+  fi
+  javac --release 17 -d "$tmp/classes" -cp "$(cat "$tmp/classpath.txt")" "$src" >"$tmp/javac.log" 2>&1 \
+    || { cat "$tmp/javac.log" >&2; rm -rf "$tmp"; die "javac failed on $src"; }
+  rm -rf "$cache"
+  mv "$tmp" "$cache"
+  echo "$cache built"
+}

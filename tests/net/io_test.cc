@@ -3,7 +3,6 @@
 #include "net/io.h"
 
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,6 +16,7 @@
 #include "net/pipeline.h"
 #include "net/socket.h"
 #include "measure/clock.h"
+#include "test_util.h"
 
 namespace storebench {
 namespace {
@@ -419,15 +419,10 @@ TEST(PipelineTest, ABrokenConnectionFailsEveryQueuedRequestWithoutHanging) {
 // while one of them is still handshaking wait for it, so the handshake's
 // answer goes to the handshake and every request gets its own reply.
 TEST(PipelineTest, ClientsWaitForTheHandshakeOfTheConnectionTheyShare) {
-  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  int port = 0;
+  const int listener = test_util::BindLoopback(&port);
   ASSERT_GE(listener, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
   ASSERT_EQ(listen(listener, 4), 0);
-  socklen_t len = sizeof addr;
-  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len), 0);
   std::atomic<int> handshakes{0};
   std::thread server([&] {
     const int fd = accept(listener, nullptr, nullptr);
@@ -453,7 +448,7 @@ TEST(PipelineTest, ClientsWaitForTheHandshakeOfTheConnectionTheyShare) {
     }
     close(fd);
   });
-  net::TcpConnection conn(net::Endpoint{"127.0.0.1", ntohs(addr.sin_port)});
+  net::TcpConnection conn(net::Endpoint{"127.0.0.1", port});
   auto hello = [](net::TcpConnection& c) {
     c.out() += "hello\n";
     const std::int64_t deadline = SteadyClock::Now() + 2'000'000'000;
