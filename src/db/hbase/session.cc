@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "Filter.pb.h"
+#include "db/hbase/batch.h"
 #include "net/socket.h"
 
 namespace storebench::hbase {
@@ -11,7 +12,11 @@ namespace {
 class HBaseSession : public Session {
  public:
   explicit HBaseSession(std::shared_ptr<Client> client)
-      : client_(std::move(client)), opts_(client_->options()) {}
+      : client_(std::move(client)), opts_(client_->options()), batch_(client_.get()) {}
+
+  Status BatchInsert(std::string_view table, const RecordBatch& batch) override {
+    return Guard([&] { return batch_.Insert(table, batch, Deadline()); });
+  }
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
@@ -214,6 +219,7 @@ class HBaseSession : public Session {
 
   std::shared_ptr<Client> client_;
   const Options& opts_;
+  BatchWriter batch_;
   CallBuffers buf_;
   Region region_;
   std::string start_;

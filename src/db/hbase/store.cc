@@ -77,6 +77,7 @@ Capabilities HBaseStore::capabilities() const {
   c.atomic_update = true;  // a put writes only its columns, atomically per row
   c.waits_through_io = true;
   c.pipeline = cluster_.options().pipeline;
+  c.native_batch_insert = true;  // one Multi per region server (best effort across regions)
   return c;
 }
 
