@@ -188,6 +188,30 @@ TEST_F(HBaseTest, LoadIsCountedByHBasesJavaClient) {
 }  // namespace storebench
 namespace storebench {
 namespace {
+// hbase.clientbuffering: puts answer BATCHED_OK until the buffer is full;
+// every record is in HBase once the session is gone (its last flush).
+TEST_F(HBaseTest, ClientBufferingSendsEveryPut) {
+  auto store = Open({{"hbase.clientbuffering", "true"}, {"hbase.writebuffersize", "2000"}});
+  {
+    auto s = store->NewSession(0);
+    int batched = 0;
+    for (int i = 0; i < 100; ++i) {
+      const Owned rec = {{"field0", std::string(90, static_cast<char>('a' + i % 26))}};
+      auto v = Views(rec);
+      const Status st = s->Insert(table_, "user" + std::to_string(1000 + i), v);
+      ASSERT_TRUE(st.ok()) << st.name();
+      if (st.code() == Status::kBatchedOk) ++batched;
+    }
+    EXPECT_GT(batched, 50);
+    EXPECT_LT(batched, 100);  // 2000 bytes hold about 20 records: some puts flushed
+  }
+  auto s = store->NewSession(0);
+  RecordSet rs;
+  ASSERT_EQ(s->Scan(table_, "", 1000, FieldSelector{}, &rs), Status::Ok());
+  ASSERT_EQ(rs.record_count(), 100u);
+  EXPECT_EQ(FieldsOf(rs, 99).at("field0"), std::string(90, static_cast<char>('a' + 99 % 26)));
+}
+
 // Empty values, on a fresh row and through the replace and update paths.
 TEST_F(HBaseTest, EmptyValuesRoundTrip) {
   auto store = Open();

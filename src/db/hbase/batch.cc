@@ -31,10 +31,10 @@ void FillPut(pb::MutationProto* m, std::string_view key, std::span<const Field> 
 
 }  // namespace
 
-Status BatchWriter::Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline) {
+Status BatchWriter::Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace) {
   if (batch.empty()) return Status::Ok();
   for (int attempt = 0;; ++attempt) {
-    const Status st = Once(table, batch, deadline);
+    const Status st = Once(table, batch, deadline, replace);
     if (st.code() != Status::kUnexpectedState && st.code() != Status::kAborted) return st;
     client_->cluster().retries.fetch_add(1, std::memory_order_relaxed);
     if (!Client::Backoff(attempt, deadline)) return Status::Error();
@@ -69,13 +69,13 @@ pb::RegionAction* BatchWriter::NewAction(std::size_t r) {
   return ra;
 }
 
-Status BatchWriter::Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline) {
+Status BatchWriter::Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace) {
   if (Status st = LocateAll(table, batch, deadline); !st.ok()) return st;
   const Options& o = client_->options();
   if (stale_.size() < batch.size()) stale_.resize(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) stale_[i].clear();
 
-  if (o.insert == InsertMode::kReplace) {
+  if (replace) {
     // Which rows hold columns the new record drops: one key-only Get each.
     servers_used_.clear();
     for (std::size_t r = 0; r < regions_.size(); ++r) {

@@ -28,11 +28,13 @@ class BatchWriter {
  public:
   explicit BatchWriter(Client* client) : client_(client) {}
 
-  Status Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline);
+  // `replace`: each row ends up holding exactly its record (hbase.insert=
+  // replace); else plain puts (YCSB's put, and the client write buffer).
+  Status Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace);
 
  private:
   // One try of the whole batch: kUnexpectedState / kAborted to retry.
-  Status Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline);
+  Status Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace);
   // Locates every record; fills region_of_ (index into regions_).
   Status LocateAll(std::string_view table, const RecordBatch& batch, std::int64_t deadline);
   // Sends requests_[0 .. servers_used_.size()) (one Multi per server);

@@ -30,6 +30,8 @@ Options ParseOptions(const Properties& props) {
   o.pipeline = static_cast<int>(props.GetInt("hbase.pipeline", d.pipeline, 1, 1024));
   o.insert = props.GetChoice("hbase.insert", "replace", {"replace", "put"}) == "put" ? InsertMode::kPut
                                                                                     : InsertMode::kReplace;
+  o.client_buffering = props.GetBool("hbase.clientbuffering", d.client_buffering);
+  o.write_buffer_bytes = props.GetInt("hbase.writebuffersize", d.write_buffer_bytes, 1, std::int64_t{1} << 40);
   o.create_table = props.GetBool("hbase.create_table", d.create_table);
   o.table = props.GetString("table", d.table);
   return o;
@@ -53,6 +55,12 @@ std::vector<PropertySpec> PropertySpecs() {
       {"hbase.insert", "replace",
        "replace: an insert leaves exactly the record's fields (a Get of the row's columns, then one atomic "
        "put + delete of the others when it had more); put: one Put of the fields (YCSB's hbase2 binding)"},
+      {"hbase.clientbuffering", "false",
+       "buffer inserts and updates in the session and send them as Multi batches of puts once "
+       "hbase.writebuffersize bytes are buffered (YCSB's clientbuffering); "
+       "they answer BATCHED_OK, reads do not see buffered writes"},
+      {"hbase.writebuffersize", std::to_string(d.write_buffer_bytes),
+       "the write buffer in bytes (keys, names and values) before a flush (YCSB's writebuffersize)"},
       {"hbase.create_table", "true",
        "create the workload's table (one column family, one region) when it does not exist"},
   };

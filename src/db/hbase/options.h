@@ -28,6 +28,8 @@ struct Options {
   std::string user;                    // the RPC user (default: $USER, else "storebench")
   int pipeline = 1;                    // clients sharing one connection per region server
   InsertMode insert = InsertMode::kReplace;
+  bool client_buffering = false;               // YCSB's clientbuffering
+  std::int64_t write_buffer_bytes = 12 << 20;  // YCSB's writebuffersize (its default, 12 MiB)
   bool create_table = true;            // create the workload's table when it does not exist
   std::string table = "usertable";     // the workload's table
 };

@@ -15,8 +15,13 @@ class HBaseSession : public Session {
       : client_(std::move(client)), opts_(client_->options()), batch_(client_.get()) {}
 
   Status BatchInsert(std::string_view table, const RecordBatch& batch) override {
-    return Guard([&] { return batch_.Insert(table, batch, Deadline()); });
+    return Guard([&] {
+      if (Status st = Flush(); !st.ok()) return st;
+      return batch_.Insert(table, batch, Deadline(), opts_.insert == InsertMode::kReplace);
+    });
   }
+
+  ~HBaseSession() override { Flush(); }
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
@@ -82,6 +87,7 @@ class HBaseSession : public Session {
   }
 
   Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override {
+    if (opts_.client_buffering) return Buffer(table, key, values);
     return Guard([&] {
       FillPut(upd_req_.mutable_mutation(), key, values);
       pb::Condition* c = upd_req_.mutable_condition();
@@ -97,6 +103,7 @@ class HBaseSession : public Session {
   }
 
   Status Insert(std::string_view table, std::string_view key, std::span<const Field> values) override {
+    if (opts_.client_buffering) return Buffer(table, key, values);
     return Guard([&] {
       if (opts_.insert == InsertMode::kPut) return Put(table, key, values);
       // Replace: the columns the row has now that the record does not keep
@@ -163,6 +170,7 @@ class HBaseSession : public Session {
 
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
+      if (Status st = Flush(); !st.ok()) return st;  // in order with the buffered puts
       pb::MutationProto* m = mut_req_.mutable_mutation();
       m->mutable_row()->assign(key.data(), key.size());
       m->set_mutate_type(pb::MutationProto::DELETE);
@@ -173,6 +181,34 @@ class HBaseSession : public Session {
   }
 
  private:
+  // hbase.clientbuffering: the put joins the session's write buffer (BATCHED_OK);
+  // a full buffer is sent as Multi batches of puts, and the operation that
+  // filled it answers for the flush.
+  Status Buffer(std::string_view table, std::string_view key, std::span<const Field> values) {
+    return Guard([&] {
+      if (!buffer_.empty() && table != buffer_table_) {
+        if (Status st = Flush(); !st.ok()) return st;
+      }
+      if (buffer_.empty()) buffer_table_.assign(table.data(), table.size());
+      buffer_.Add(key, values);
+      buffered_bytes_ += key.size();
+      for (const Field& f : values) buffered_bytes_ += f.name.size() + f.value.size();
+      if (buffered_bytes_ < static_cast<std::uint64_t>(opts_.write_buffer_bytes)) return Status(Status::kBatchedOk);
+      return Flush();
+    });
+  }
+
+  // Sends the write buffer (plain puts, as YCSB's buffered mutator does).
+  Status Flush() {
+    return Guard([&] {
+      if (buffer_.empty()) return Status::Ok();
+      Status st = batch_.Insert(buffer_table_, buffer_, Deadline(), false);
+      buffer_.Clear();
+      buffered_bytes_ = 0;
+      return st;
+    });
+  }
+
   // One Mutate PUT of the given columns.
   Status Put(std::string_view table, std::string_view key, std::span<const Field> values, std::int64_t deadline = 0) {
     FillPut(mut_req_.mutable_mutation(), key, values);
@@ -220,6 +256,9 @@ class HBaseSession : public Session {
   std::shared_ptr<Client> client_;
   const Options& opts_;
   BatchWriter batch_;
+  RecordBatch buffer_;  // hbase.clientbuffering's write buffer
+  std::string buffer_table_;
+  std::uint64_t buffered_bytes_ = 0;
   CallBuffers buf_;
   Region region_;
   std::string start_;
