@@ -41,11 +41,12 @@ Status BatchWriter::Insert(std::string_view table, const RecordBatch& batch, std
   }
 }
 
-Status BatchWriter::LocateAll(std::string_view table, const RecordBatch& batch, std::int64_t deadline) {
+template <typename KeyAt>
+Status BatchWriter::LocateAll(std::string_view table, std::size_t n, KeyAt key_at, std::int64_t deadline) {
   regions_.clear();
   region_of_.clear();
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    if (Status st = client_->Locate(table, batch.key(i), deadline, &scratch_); !st.ok()) return st;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (Status st = client_->Locate(table, key_at(i), deadline, &scratch_); !st.ok()) return st;
     std::size_t r = 0;
     while (r < regions_.size() && regions_[r].name != scratch_.name) ++r;
     if (r == regions_.size()) regions_.push_back(scratch_);
@@ -70,7 +71,9 @@ pb::RegionAction* BatchWriter::NewAction(std::size_t r) {
 }
 
 Status BatchWriter::Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace) {
-  if (Status st = LocateAll(table, batch, deadline); !st.ok()) return st;
+  if (Status st = LocateAll(table, batch.size(), [&](std::size_t i) { return batch.key(i); }, deadline); !st.ok()) {
+    return st;
+  }
   const Options& o = client_->options();
   if (stale_.size() < batch.size()) stale_.resize(batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) stale_[i].clear();
@@ -129,6 +132,71 @@ Status BatchWriter::Once(std::string_view table, const RecordBatch& batch, std::
     }
   }
   return SendAll(batch, deadline, false);
+}
+
+Status BatchWriter::Read(std::string_view table, std::span<const std::string_view> keys, const FieldSelector& fields,
+                         RecordSet* out, std::int64_t deadline) {
+  const Options& o = client_->options();
+  for (int attempt = 0;; ++attempt) {
+    out->Clear();
+    if (keys.empty()) return Status::Ok();
+    Status st = LocateAll(table, keys.size(), [&](std::size_t i) { return keys[i]; }, deadline);
+    if (st.ok()) {
+      servers_used_.clear();
+      for (std::size_t r = 0; r < regions_.size(); ++r) {
+        pb::RegionAction* ra = NewAction(r);
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+          if (region_of_[i] != r) continue;
+          pb::Action* a = ra->add_action();
+          a->set_index(static_cast<std::uint32_t>(i));
+          pb::Get* g = a->mutable_get();
+          g->mutable_row()->assign(keys[i].data(), keys[i].size());
+          pb::Column* c = g->add_column();
+          c->mutable_family()->assign(o.family);
+          if (!fields.all) {
+            for (std::string_view n : fields.names) c->add_qualifier()->assign(n.data(), n.size());
+          }
+        }
+      }
+      std::size_t found = 0;
+      st = Status::Ok();
+      for (std::size_t s = 0; s < servers_used_.size() && st.ok(); ++s) {
+        st = client_->Send(servers_used_[s], "Multi", requests_[s], &resp_, deadline, &buf_);
+        if (st.code() == Status::kServiceUnavailable) client_->cluster().regions().DropServer(servers_used_[s]);
+        if (!st.ok()) break;
+        for (const pb::RegionActionResult& rr : resp_.regionactionresult()) {
+          std::string_view exception = rr.has_exception() ? std::string_view(rr.exception().name()) : std::string_view();
+          for (const pb::ResultOrException& roe : rr.resultorexception()) {
+            if (roe.has_exception()) {
+              if (exception.empty()) exception = roe.exception().name();
+              continue;
+            }
+            if (roe.result().cell_size() == 0) continue;
+            ++found;
+            out->BeginRecord(roe.result().cell(0).row());
+            for (const pb::Cell& c : roe.result().cell()) {
+              if (!c.qualifier().empty()) out->AddField(c.qualifier(), c.value());
+            }
+          }
+          if (exception.empty()) continue;
+          client_->cluster().CountException(exception);
+          if (IsRegionMoved(exception)) {
+            client_->cluster().regions().DropServer(servers_used_[s]);
+            st = Status(Status::kUnexpectedState);
+          } else if (IsRetryable(exception)) {
+            st = Status(Status::kAborted);
+          } else {
+            return Status::Error();
+          }
+          break;
+        }
+      }
+      if (st.ok()) return found == keys.size() ? Status::Ok() : Status::NotFound();
+    }
+    if (st.code() != Status::kUnexpectedState && st.code() != Status::kAborted) return st;
+    client_->cluster().retries.fetch_add(1, std::memory_order_relaxed);
+    if (!Client::Backoff(attempt, deadline)) return Status::Error();
+  }
 }
 
 Status BatchWriter::SendAll(const RecordBatch& batch, std::int64_t deadline, bool gets) {

@@ -28,6 +28,11 @@ class BatchWriter {
  public:
   explicit BatchWriter(Client* client) : client_(client) {}
 
+  // Session::BatchRead: one Multi of Gets per region server; the rows found
+  // go to *out (cleared first). OK, NOT_FOUND when some key has no row.
+  Status Read(std::string_view table, std::span<const std::string_view> keys, const FieldSelector& fields,
+              RecordSet* out, std::int64_t deadline);
+
   // `replace`: each row ends up holding exactly its record (hbase.insert=
   // replace); else plain puts (YCSB's put, and the client write buffer).
   Status Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace);
@@ -35,8 +40,9 @@ class BatchWriter {
  private:
   // One try of the whole batch: kUnexpectedState / kAborted to retry.
   Status Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace);
-  // Locates every record; fills region_of_ (index into regions_).
-  Status LocateAll(std::string_view table, const RecordBatch& batch, std::int64_t deadline);
+  // Locates every key; fills region_of_ (index into regions_).
+  template <typename KeyAt>
+  Status LocateAll(std::string_view table, std::size_t n, KeyAt key_at, std::int64_t deadline);
   // Sends requests_[0 .. servers_used_.size()) (one Multi per server);
   // checks every result; with `gets`, records each row's stale columns.
   Status SendAll(const RecordBatch& batch, std::int64_t deadline, bool gets);

@@ -21,6 +21,11 @@ class HBaseSession : public Session {
     });
   }
 
+  Status BatchRead(std::string_view table, std::span<const std::string_view> keys, const FieldSelector& fields,
+                   RecordSet* out) override {
+    return Guard([&] { return batch_.Read(table, keys, fields, out, Deadline()); });
+  }
+
   ~HBaseSession() override { Flush(); }
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {

@@ -17,7 +17,8 @@
 //           existing (checkAndMutate with a FirstKeyOnlyFilter): NOT_FOUND
 //           and nothing written when it does not.
 //   Delete  Mutate DELETE of the whole row.
-//   Batch   BatchInsert: one Multi per region server (db/hbase/batch.h).
+//   Batch   BatchInsert and BatchRead: one Multi per region server
+//           (db/hbase/batch.h).
 // Every put and delete carries hbase.durability.
 //   Scan    Scan from the start row (the named columns), up to count rows,
 //           opened and closed in one ScanRequest (number_of_rows, close);

@@ -78,6 +78,7 @@ Capabilities HBaseStore::capabilities() const {
   c.waits_through_io = true;
   c.pipeline = cluster_.options().pipeline;
   c.native_batch_insert = true;  // one Multi per region server (best effort across regions)
+  c.native_batch_read = true;    // one Multi of Gets per region server
   return c;
 }
 
