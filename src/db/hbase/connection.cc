@@ -73,6 +73,13 @@ Status Connection::Call(std::string_view method, const google::protobuf::Message
     reading_ = true;
     if (sharers_ > 1) io::YieldToWoken();  // let the others queue theirs first
     Lead(&e, deadline);
+  } else if (!writing_ && !conn_.out().empty()) {
+    // The leader may be waiting for answers already: HBase answers each call
+    // on its own, so send this one now rather than when the leader wakes.
+    // (A failed write breaks the socket, which the leader's read then sees.)
+    writing_ = true;
+    (void)conn_.Flush(deadline);
+    writing_ = false;
   }
   while (!e.done) {
     io::Suspend();
@@ -118,7 +125,7 @@ bool Connection::Dispatch(std::string_view frame, Entry* self) {
 
 void Connection::Lead(Entry* self, std::int64_t deadline) {
   while (!self->done) {
-    if (!conn_.out().empty()) {
+    if (!conn_.out().empty() && !writing_) {
       if (Status st = conn_.Flush(deadline); !st.ok()) {
         FailAll(st, self);
         break;

@@ -10,7 +10,9 @@
 // caller to find nobody reading leads: it writes every queued request in one
 // write, then reads frames and hands each to the call whose id it carries
 // (waking that client), until its own has come; then another waiting caller
-// leads. A frame for no waiting call (an answer after its call failed) is
+// leads. A call queued while the leader waits for answers is written by its
+// own caller at once (HBase answers each call on its own, so it must not
+// wait for the leader's next wake-up). A frame for no waiting call (an answer after its call failed) is
 // dropped. A broken connection, a timeout or bytes that cannot be a frame
 // fail every queued call (ERROR) and drop the connection; the next call
 // reconnects with TcpConnection's backoff.
@@ -82,6 +84,7 @@ class Connection {
   std::uint32_t next_id_ = 1;
   int sharers_ = 1;
   bool reading_ = false;
+  bool writing_ = false;  // a caller other than the leader is flushing its request
   bool connecting_ = false;
 };
 
