@@ -11,7 +11,7 @@ packages=(cmake g++ make pkg-config librocksdb-dev rocksdb-tools libgtest-dev li
           libleveldb-dev liblmdb-dev libsqlite3-dev libwiredtiger-dev libkyotocabinet-dev
           libtokyocabinet-dev libgroonga-dev openmpi-bin libopenmpi-dev libboost-context-dev libpq-dev postgresql libmariadb-dev mariadb-server memcached redis-server redis-tools libhiredis-dev
           bonnie++ fio glusterfs-server libglusterfs-dev iproute2
-          libtomlplusplus-dev chromium clang libclang-rt-dev)
+          libtomlplusplus-dev chromium clang libclang-rt-dev libprotobuf-dev protobuf-compiler)
 if [ "${STOREBENCH_JAVA:-0}" = 1 ]; then packages+=(default-jdk-headless); fi
 # Apache Ignite's nodes (scripts/servers/ignite.sh) run on a JDK 17 and come
 # from Maven Central through Maven (servers/ignite/pom.xml): installed only
@@ -36,4 +36,11 @@ if ((${#missing[@]})); then
   fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
   if [ "$added_policy" = 1 ]; then $SUDO rm -f /usr/sbin/policy-rc.d; fi
+fi
+# The hbase binding generates its protobuf code from the .proto files inside
+# HBase's own jar (org.apache.hbase:hbase-protocol-shaded, the version of
+# servers/hbase/pom.xml): resolve that module once into ~/.m2 (a second run
+# finds it cached and does nothing).
+if command -v java >/dev/null && command -v mvn >/dev/null; then
+  "$(dirname "$0")"/servers/hbase.sh prepare >/dev/null || echo "setup: could not resolve servers/hbase (the hbase binding stays off)" >&2
 fi

@@ -39,7 +39,7 @@ phase "install (scripts/setup.sh)"
 scripts/setup.sh
 
 phase "servers: start"
-servers=(redis redis-cluster memcached postgresql mariadb gluster ignite)
+servers=(redis redis-cluster memcached postgresql mariadb gluster ignite hbase)
 server_root=$(mktemp -d "${TMPDIR:-/tmp}/storebench-servers-XXXXXX")
 chmod 755 "$server_root"  # postgres runs as its own user and must reach its dir
 stop_servers() {
@@ -64,6 +64,8 @@ for s in "${servers[@]}"; do
   var="STOREBENCH_TEST_SERVER_$(echo "$s" | tr 'a-z-' 'A-Z_')"
   export "$var=$line"
 done
+# The hbase tests check a load with HBase's own Java client (hbase.sh count DIR).
+export STOREBENCH_TEST_HBASE_DIR="$server_root/hbase"
 # The project's servers listen on 127.0.0.1 only: check every one of them.
 for s in "${servers[@]}"; do
   exposed=$(bash -c 'source scripts/servers/lib.sh; listening_beyond_loopback "$1"' _ "$server_root/$s" | tr '\n' ' ')

@@ -11,6 +11,11 @@
 #       RPC address for the RPC connection registry). DIR/ports lists
 #       "zk=P master=P regionserver=P"; the log is DIR/hbase.log.
 #   hbase.sh stop DIR
+#   hbase.sh prepare             only resolves the module (Maven, ~/.m2) and
+#                                compiles the launcher, once; prints the cache
+#                                folder. scripts/setup.sh calls it: the hbase
+#                                binding's build reads its .proto files from
+#                                the hbase-protocol-shaded jar it resolves.
 #   hbase.sh count DIR [TABLE]   prints the table's row count, counted by
 #                                HBase's Java client (full scan with
 #                                FirstKeyOnlyFilter), for tests that check a
@@ -35,8 +40,9 @@
 source "$(dirname "$0")/lib.sh"
 
 cmd=${1:-}; dir=${2:-}
-[ -n "$cmd" ] && [ -n "$dir" ] || die "usage: $0 start DIR [--table T] [--family F] [--presplit N] [--heap H] | stop DIR | count DIR [TABLE] | check DIR [TABLE]"
-shift 2
+[ "$cmd" = prepare ] && dir=-
+[ -n "$cmd" ] && [ -n "$dir" ] || die "usage: $0 start DIR [--table T] [--family F] [--presplit N] [--heap H] | stop DIR | count DIR [TABLE] | check DIR [TABLE] | prepare"
+shift $(( $# < 2 ? $# : 2 ))
 module=$(cd "$(dirname "$0")/../../servers/hbase" && pwd)
 
 # The launcher's classpath file and classes, built once per pom/launcher hash
@@ -134,5 +140,6 @@ case "$cmd" in
     ;;
   stop) stop_pids "$dir"; rm -f "$dir/ready" ;;
   count|check) client "$cmd" "$dir" "${1:-}" ;;
-  *) die "unknown command '$cmd' (start|stop|count|check)" ;;
+  prepare) out=$(prepare); echo "${out% *}" ;;
+  *) die "unknown command '$cmd' (start|stop|count|check|prepare)" ;;
 esac

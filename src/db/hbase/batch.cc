@@ -1,0 +1,241 @@
+#include "db/hbase/batch.h"
+
+#include "Filter.pb.h"
+#include "db/hbase/routing.h"
+
+namespace storebench::hbase {
+namespace {
+
+// Whole-row put of the record (a record of no fields: one empty column).
+void FillPut(pb::MutationProto* m, std::string_view key, std::span<const Field> values, const Options& o) {
+  m->mutable_row()->assign(key.data(), key.size());
+  m->set_mutate_type(pb::MutationProto::PUT);
+  m->set_durability(o.durability);
+  auto* cvs = m->mutable_column_value();
+  pb::MutationProto::ColumnValue* cv = cvs->empty() ? cvs->Add() : cvs->Mutable(0);
+  while (cvs->size() > 1) cvs->RemoveLast();
+  cv->mutable_family()->assign(o.family);
+  auto* qvs = cv->mutable_qualifier_value();
+  qvs->Clear();
+  for (const Field& f : values) {
+    auto* qv = qvs->Add();
+    qv->mutable_qualifier()->assign(f.name.data(), f.name.size());
+    qv->mutable_value()->assign(f.value.data(), f.value.size());
+  }
+  if (values.empty()) {
+    auto* qv = qvs->Add();
+    qv->mutable_qualifier()->clear();
+    qv->mutable_value()->clear();
+  }
+}
+
+}  // namespace
+
+Status BatchWriter::Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace) {
+  if (batch.empty()) return Status::Ok();
+  for (int attempt = 0;; ++attempt) {
+    const Status st = Once(table, batch, deadline, replace);
+    if (st.code() != Status::kUnexpectedState && st.code() != Status::kAborted) return st;
+    client_->cluster().retries.fetch_add(1, std::memory_order_relaxed);
+    if (!Client::Backoff(attempt, deadline)) return Status::Error();
+  }
+}
+
+template <typename KeyAt>
+Status BatchWriter::LocateAll(std::string_view table, std::size_t n, KeyAt key_at, std::int64_t deadline) {
+  regions_.clear();
+  region_of_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (Status st = client_->Locate(table, key_at(i), deadline, &scratch_); !st.ok()) return st;
+    std::size_t r = 0;
+    while (r < regions_.size() && regions_[r].name != scratch_.name) ++r;
+    if (r == regions_.size()) regions_.push_back(scratch_);
+    region_of_.push_back(r);
+  }
+  return Status::Ok();
+}
+
+pb::RegionAction* BatchWriter::NewAction(std::size_t r) {
+  const int server = regions_[r].server;
+  std::size_t s = 0;
+  while (s < servers_used_.size() && servers_used_[s] != server) ++s;
+  if (s == servers_used_.size()) {
+    servers_used_.push_back(server);
+    if (requests_.size() < servers_used_.size()) requests_.resize(servers_used_.size());
+    requests_[s].Clear();
+  }
+  pb::RegionAction* ra = requests_[s].add_regionaction();
+  ra->mutable_region()->set_type(pb::RegionSpecifier::REGION_NAME);
+  ra->mutable_region()->set_value(regions_[r].name);
+  return ra;
+}
+
+Status BatchWriter::Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace) {
+  if (Status st = LocateAll(table, batch.size(), [&](std::size_t i) { return batch.key(i); }, deadline); !st.ok()) {
+    return st;
+  }
+  const Options& o = client_->options();
+  if (stale_.size() < batch.size()) stale_.resize(batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) stale_[i].clear();
+
+  if (replace) {
+    // Which rows hold columns the new record drops: one key-only Get each.
+    servers_used_.clear();
+    for (std::size_t r = 0; r < regions_.size(); ++r) {
+      pb::RegionAction* ra = NewAction(r);
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (region_of_[i] != r) continue;
+        pb::Action* a = ra->add_action();
+        a->set_index(static_cast<std::uint32_t>(i));
+        pb::Get* g = a->mutable_get();
+        g->mutable_row()->assign(batch.key(i).data(), batch.key(i).size());
+        g->add_column()->set_family(o.family);
+        g->mutable_filter()->set_name("org.apache.hadoop.hbase.filter.KeyOnlyFilter");
+        pb::KeyOnlyFilter kof;
+        kof.set_len_as_val(false);
+        kof.SerializeToString(g->mutable_filter()->mutable_serialized_filter());
+      }
+    }
+    if (Status st = SendAll(batch, deadline, true); !st.ok()) return st;
+  }
+
+  servers_used_.clear();
+  for (std::size_t r = 0; r < regions_.size(); ++r) {
+    pb::RegionAction* plain = nullptr;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (region_of_[i] != r) continue;
+      if (stale_[i].empty()) {
+        if (plain == nullptr) plain = NewAction(r);
+        pb::Action* a = plain->add_action();
+        a->set_index(static_cast<std::uint32_t>(i));
+        FillPut(a->mutable_mutation(), batch.key(i), batch.values(i), o);
+        continue;
+      }
+      pb::RegionAction* ra = NewAction(r);  // this row alone, atomically
+      ra->set_atomic(true);
+      pb::Action* del = ra->add_action();
+      del->set_index(0);
+      pb::MutationProto* m = del->mutable_mutation();
+      m->mutable_row()->assign(batch.key(i).data(), batch.key(i).size());
+      m->set_mutate_type(pb::MutationProto::DELETE);
+      m->set_durability(o.durability);
+      pb::MutationProto::ColumnValue* cv = m->add_column_value();
+      cv->set_family(o.family);
+      for (const std::string& q : stale_[i]) {
+        auto* qv = cv->add_qualifier_value();
+        qv->set_qualifier(q);
+        qv->set_delete_type(pb::MutationProto::DELETE_MULTIPLE_VERSIONS);
+      }
+      pb::Action* put = ra->add_action();
+      put->set_index(1);
+      FillPut(put->mutable_mutation(), batch.key(i), batch.values(i), o);
+    }
+  }
+  return SendAll(batch, deadline, false);
+}
+
+Status BatchWriter::Read(std::string_view table, std::span<const std::string_view> keys, const FieldSelector& fields,
+                         RecordSet* out, std::int64_t deadline) {
+  const Options& o = client_->options();
+  for (int attempt = 0;; ++attempt) {
+    out->Clear();
+    if (keys.empty()) return Status::Ok();
+    Status st = LocateAll(table, keys.size(), [&](std::size_t i) { return keys[i]; }, deadline);
+    if (st.ok()) {
+      servers_used_.clear();
+      for (std::size_t r = 0; r < regions_.size(); ++r) {
+        pb::RegionAction* ra = NewAction(r);
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+          if (region_of_[i] != r) continue;
+          pb::Action* a = ra->add_action();
+          a->set_index(static_cast<std::uint32_t>(i));
+          pb::Get* g = a->mutable_get();
+          g->mutable_row()->assign(keys[i].data(), keys[i].size());
+          pb::Column* c = g->add_column();
+          c->mutable_family()->assign(o.family);
+          if (!fields.all) {
+            for (std::string_view n : fields.names) c->add_qualifier()->assign(n.data(), n.size());
+          }
+        }
+      }
+      std::size_t found = 0;
+      st = Status::Ok();
+      for (std::size_t s = 0; s < servers_used_.size() && st.ok(); ++s) {
+        st = client_->Send(servers_used_[s], "Multi", requests_[s], &resp_, deadline, &buf_);
+        if (st.code() == Status::kServiceUnavailable) client_->cluster().regions().DropServer(servers_used_[s]);
+        if (!st.ok()) break;
+        for (const pb::RegionActionResult& rr : resp_.regionactionresult()) {
+          std::string_view exception = rr.has_exception() ? std::string_view(rr.exception().name()) : std::string_view();
+          for (const pb::ResultOrException& roe : rr.resultorexception()) {
+            if (roe.has_exception()) {
+              if (exception.empty()) exception = roe.exception().name();
+              continue;
+            }
+            if (roe.result().cell_size() == 0) continue;
+            ++found;
+            out->BeginRecord(roe.result().cell(0).row());
+            for (const pb::Cell& c : roe.result().cell()) {
+              if (!c.qualifier().empty()) out->AddField(c.qualifier(), c.value());
+            }
+          }
+          if (exception.empty()) continue;
+          client_->cluster().CountException(exception);
+          if (IsRegionMoved(exception)) {
+            client_->cluster().regions().DropServer(servers_used_[s]);
+            st = Status(Status::kUnexpectedState);
+          } else if (IsRetryable(exception)) {
+            st = Status(Status::kAborted);
+          } else {
+            return Status::Error();
+          }
+          break;
+        }
+      }
+      if (st.ok()) return found == keys.size() ? Status::Ok() : Status::NotFound();
+    }
+    if (st.code() != Status::kUnexpectedState && st.code() != Status::kAborted) return st;
+    client_->cluster().retries.fetch_add(1, std::memory_order_relaxed);
+    if (!Client::Backoff(attempt, deadline)) return Status::Error();
+  }
+}
+
+Status BatchWriter::SendAll(const RecordBatch& batch, std::int64_t deadline, bool gets) {
+  Status result = Status::Ok();
+  for (std::size_t s = 0; s < servers_used_.size(); ++s) {
+    const pb::MultiRequest& req = requests_[s];
+    Status st = client_->Send(servers_used_[s], "Multi", req, &resp_, deadline, &buf_);
+    if (st.code() == Status::kServiceUnavailable) client_->cluster().regions().DropServer(servers_used_[s]);
+    if (!st.ok()) return st;
+    if (resp_.regionactionresult_size() != req.regionaction_size()) return Status::Error();
+    for (int k = 0; k < resp_.regionactionresult_size(); ++k) {
+      const pb::RegionActionResult& rr = resp_.regionactionresult(k);
+      std::string_view exception = rr.has_exception() ? std::string_view(rr.exception().name()) : std::string_view();
+      for (const pb::ResultOrException& roe : rr.resultorexception()) {
+        if (exception.empty() && roe.has_exception()) exception = roe.exception().name();
+        if (!gets || roe.has_exception() || roe.index() >= batch.size()) continue;
+        const std::size_t i = roe.index();
+        for (const pb::Cell& c : roe.result().cell()) {
+          bool kept = batch.values(i).empty() && c.qualifier().empty();
+          for (const Field& f : batch.values(i)) kept = kept || f.name == c.qualifier();
+          if (!kept) stale_[i].push_back(c.qualifier());
+        }
+      }
+      if (exception.empty()) continue;
+      client_->cluster().CountException(exception);
+      if (IsRegionMoved(exception)) {
+        const pb::RegionAction& ra = req.regionaction(k);
+        for (const Region& r : regions_) {
+          if (r.name == ra.region().value()) client_->cluster().regions().DropServer(r.server);
+        }
+        result = Status(Status::kUnexpectedState);
+      } else if (IsRetryable(exception)) {
+        if (result.ok()) result = Status(Status::kAborted);
+      } else {
+        return Status::Error();
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace storebench::hbase

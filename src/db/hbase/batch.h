@@ -1,0 +1,63 @@
+// The hbase binding's batch insert (Session::BatchInsert, the load with
+// batch.size > 1): the records of a batch grouped by region server into one
+// MultiRequest per server, one RegionAction per region. With
+// hbase.insert=replace a first Multi of key-only Gets finds the rows that
+// hold columns the new record does not; each of those becomes an atomic
+// RegionAction of its own (delete the stale columns + put), the other rows
+// plain puts. Best effort across regions, as HBase's own batch is; a region
+// that moved is looked up again and the whole batch retried (puts are
+// idempotent) within the deadline.
+//
+// Used by one session (one thread); its messages and buffers are reused, so
+// a warm batch of the same shape does not allocate.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <string>
+#include <vector>
+
+#include "Client.pb.h"
+#include "db/binding.h"
+#include "db/hbase/client.h"
+
+namespace storebench::hbase {
+
+class BatchWriter {
+ public:
+  explicit BatchWriter(Client* client) : client_(client) {}
+
+  // Session::BatchRead: one Multi of Gets per region server; the rows found
+  // go to *out (cleared first). OK, NOT_FOUND when some key has no row.
+  Status Read(std::string_view table, std::span<const std::string_view> keys, const FieldSelector& fields,
+              RecordSet* out, std::int64_t deadline);
+
+  // `replace`: each row ends up holding exactly its record (hbase.insert=
+  // replace); else plain puts (YCSB's put, and the client write buffer).
+  Status Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace);
+
+ private:
+  // One try of the whole batch: kUnexpectedState / kAborted to retry.
+  Status Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace);
+  // Locates every key; fills region_of_ (index into regions_).
+  template <typename KeyAt>
+  Status LocateAll(std::string_view table, std::size_t n, KeyAt key_at, std::int64_t deadline);
+  // Sends requests_[0 .. servers_used_.size()) (one Multi per server);
+  // checks every result; with `gets`, records each row's stale columns.
+  Status SendAll(const RecordBatch& batch, std::int64_t deadline, bool gets);
+  // Starts the RegionAction of region r in its server's request.
+  pb::RegionAction* NewAction(std::size_t r);
+
+  Client* client_;
+  std::vector<Region> regions_;          // the distinct regions of the batch
+  std::vector<std::size_t> region_of_;   // per record
+  std::vector<pb::MultiRequest> requests_;  // per server index
+  std::vector<int> servers_used_;
+  std::vector<std::vector<std::string>> stale_;  // per record: the columns to delete (replace)
+  pb::MultiResponse resp_;
+  CallBuffers buf_;
+  Region scratch_;
+};
+
+}  // namespace storebench::hbase

@@ -1,0 +1,49 @@
+// The hbase binding's store: Apache HBase 2.x over our own implementation of
+// its client RPC (db/hbase/rpc.h for the bytes; connection.h, routing.h,
+// client.h, session.h for the rest). No JVM in storebench.
+//
+// Opening asks the master's connection registry where hbase:meta is and
+// looks up the workload's table there; when it does not exist (and
+// hbase.create_table is on) it creates it through the master
+// (MasterService.CreateTable: one column family hbase.columnfamily, one
+// region) and waits until its region is online. An unreachable master is a
+// one-line SetupError.
+//
+// Thread-safe: sessions are handed out to any thread; the clients of one
+// {thread, connection} slot share one Client when hbase.pipeline > 1.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "db/binding.h"
+#include "db/hbase/client.h"
+#include "db/hbase/options.h"
+
+namespace storebench::hbase {
+
+class HBaseStore : public Store {
+ public:
+  // Connects and checks the table as above. Throws SetupError.
+  explicit HBaseStore(Options o);
+
+  std::unique_ptr<Session> NewSession(int thread_id) override;
+  std::unique_ptr<Session> NewClientSession(const ClientSlot& slot) override;
+  Capabilities capabilities() const override;
+  // Servers seen, hbase:meta lookups, retries, exceptions by class.
+  std::vector<std::pair<std::string, std::string>> Stats() override;
+
+ private:
+  // Finds the table, creating it when allowed. Throws SetupError.
+  void EnsureTable(Client* admin);
+
+  Cluster cluster_;
+  std::mutex links_mu_;
+  std::map<std::pair<int, int>, std::weak_ptr<Client>> links_;
+};
+
+}  // namespace storebench::hbase

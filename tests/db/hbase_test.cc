@@ -1,0 +1,237 @@
+// Tests of the hbase binding against a real HBase (scripts/servers/hbase.sh,
+// started once by the test command: STOREBENCH_TEST_SERVER_HBASE). Each test
+// makes its own table (the binding creates it through the master), so tests
+// never see each other's rows. A load is checked with HBase's own Java
+// client (hbase.sh count, when STOREBENCH_TEST_HBASE_DIR names the server's
+// directory).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "db/binding.h"
+#include "db/registry.h"
+#include "test_util.h"
+
+namespace storebench {
+namespace {
+
+using test_util::Settings;
+using Owned = std::vector<std::pair<std::string, std::string>>;
+
+class HBaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    STOREBENCH_NEED_BINDING("hbase");
+    STOREBENCH_NEED_SERVER("hbase", server_);
+    table_ = test_util::UniqueTable("hb");
+  }
+  Properties Props(const Owned& extra = {}) const {
+    Properties p;
+    for (const auto& [k, v] : server_) p.Set(k, v);
+    p.Set("table", table_);
+    for (const auto& [k, v] : extra) p.Set(k, v);
+    return p;
+  }
+  std::unique_ptr<Store> Open(const Owned& extra = {}) const {
+    return FindBinding("hbase").open(Props(extra), OpenContext{});
+  }
+  static std::vector<Field> Views(const Owned& owned) {
+    std::vector<Field> out;
+    for (const auto& [n, v] : owned) out.push_back({n, v});
+    return out;
+  }
+  static std::map<std::string, std::string> FieldsOf(const RecordSet& rs, std::size_t r) {
+    std::map<std::string, std::string> out;
+    for (std::size_t i = 0; i < rs.field_count(r); ++i) out[std::string(rs.field(r, i).name)] = rs.field(r, i).value;
+    return out;
+  }
+  std::string Server(const std::string& key) const {
+    for (const auto& [k, v] : server_) {
+      if (k == key) return v;
+    }
+    return "";
+  }
+
+  Settings server_;
+  std::string table_;
+};
+
+TEST_F(HBaseTest, InsertReadUpdateDelete) {
+  auto store = Open();
+  auto s = store->NewSession(0);
+  const Owned rec = {{"field0", "zero"}, {"field1", "one"}, {"field2", std::string("t\0wo\xff", 5)}};
+  auto views = Views(rec);
+  ASSERT_EQ(s->Insert(table_, "user1", views), Status::Ok());
+  RecordSet rs;
+  ASSERT_EQ(s->Read(table_, "user1", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{
+                                 {"field0", "zero"}, {"field1", "one"}, {"field2", std::string("t\0wo\xff", 5)}}));
+  EXPECT_EQ(rs.key(0), "user1");
+
+  // An update sets its columns and keeps the others (one Put).
+  const Owned one = {{"field1", "ONE"}};
+  auto one_views = Views(one);
+  ASSERT_EQ(s->Update(table_, "user1", one_views), Status::Ok());
+  ASSERT_EQ(s->Read(table_, "user1", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0).at("field1"), "ONE");
+  EXPECT_EQ(FieldsOf(rs, 0).at("field0"), "zero");
+
+  // Chosen fields only.
+  const std::string_view names[] = {"field2", "nosuch"};
+  ASSERT_EQ(s->Read(table_, "user1", FieldSelector{false, names}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"field2", std::string("t\0wo\xff", 5)}}));
+
+  EXPECT_EQ(s->Read(table_, "user2", FieldSelector{}, &rs), Status::NotFound());
+  ASSERT_EQ(s->Delete(table_, "user1"), Status::Ok());
+  EXPECT_EQ(s->Read(table_, "user1", FieldSelector{}, &rs), Status::NotFound());
+}
+
+TEST_F(HBaseTest, ScanReturnsRowsInKeyOrderFromTheStartRow) {
+  auto store = Open();
+  auto s = store->NewSession(0);
+  for (int i = 0; i < 50; ++i) {
+    const std::string k = "user" + std::to_string(1000 + i);
+    const Owned rec = {{"field0", "v" + std::to_string(i)}, {"field1", "w"}};
+    auto v = Views(rec);
+    ASSERT_EQ(s->Insert(table_, k, v), Status::Ok());
+  }
+  RecordSet rs;
+  ASSERT_EQ(s->Scan(table_, "user1010", 15, FieldSelector{}, &rs), Status::Ok());
+  ASSERT_EQ(rs.record_count(), 15u);
+  for (std::size_t r = 0; r < 15; ++r) {
+    EXPECT_EQ(rs.key(r), "user" + std::to_string(1010 + r));
+    EXPECT_EQ(FieldsOf(rs, r).at("field0"), "v" + std::to_string(10 + r));
+  }
+  const std::string_view names[] = {"field1"};
+  ASSERT_EQ(s->Scan(table_, "user1045", 100, FieldSelector{false, names}, &rs), Status::Ok());
+  ASSERT_EQ(rs.record_count(), 5u);
+  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"field1", "w"}}));
+}
+
+TEST_F(HBaseTest, ManyThreadsAndPipelinedClientsShareConnections) {
+  auto store = Open({{"hbase.pipeline", "4"}});
+  EXPECT_EQ(store->capabilities().pipeline, 4);
+  auto a = store->NewClientSession(ClientSlot{0, 0, 0});
+  auto b = store->NewClientSession(ClientSlot{0, 0, 1});
+  const Owned rec = {{"field0", "x"}};
+  auto v = Views(rec);
+  ASSERT_EQ(a->Insert(table_, "k1", v), Status::Ok());
+  RecordSet rs;
+  ASSERT_EQ(b->Read(table_, "k1", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0).at("field0"), "x");
+}
+
+TEST_F(HBaseTest, DurabilityIsAccepted) {
+  for (const char* d : {"SKIP_WAL", "ASYNC_WAL", "SYNC_WAL", "FSYNC_WAL", "USE_DEFAULT"}) {
+    auto store = Open({{"hbase.durability", d}});
+    auto s = store->NewSession(0);
+    const Owned rec = {{"field0", d}};
+    auto v = Views(rec);
+    ASSERT_EQ(s->Insert(table_, "k", v), Status::Ok()) << d;
+    RecordSet rs;
+    ASSERT_EQ(s->Read(table_, "k", FieldSelector{}, &rs), Status::Ok());
+    EXPECT_EQ(FieldsOf(rs, 0).at("field0"), d);
+  }
+}
+
+TEST_F(HBaseTest, BadPropertiesAreOneLineConfigErrors) {
+  EXPECT_THROW(FindBinding("hbase").open(Properties(), OpenContext{}), ConfigError);
+  EXPECT_THROW(Open({{"hbase.durability", "SOMETIMES"}}), ConfigError);
+  EXPECT_THROW(Open({{"hbase.timeout_ms", "0"}}), ConfigError);
+}
+
+TEST_F(HBaseTest, NoMasterIsASetupError) {
+  // A port nothing listens on (the master's port + 1 is the region server's
+  // at most; use a port from the reserved low range instead).
+  try {
+    Open({{"hbase.master", "127.0.0.1:1"}, {"hbase.timeout_ms", "2000"}});
+    FAIL() << "opened without a master";
+  } catch (const SetupError& e) {
+    EXPECT_NE(std::string(e.what()).find("127.0.0.1:1"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(HBaseTest, MissingTableWithoutCreateIsASetupError) {
+  EXPECT_THROW(Open({{"hbase.create_table", "false"}, {"hbase.timeout_ms", "3000"}}), SetupError);
+}
+
+// A load through the CLI, counted by HBase's own Java client.
+TEST_F(HBaseTest, LoadIsCountedByHBasesJavaClient) {
+  const char* dir = std::getenv("STOREBENCH_TEST_HBASE_DIR");
+  std::vector<std::string> args = {"load", "hbase", "-P", std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada",
+                                   "-p", "recordcount=2000", "-p", "table=" + table_, "-threads", "4"};
+  for (const auto& [k, v] : server_) {
+    args.push_back("-p");
+    args.push_back(k + "=" + v);
+  }
+  test_util::TempDir tmp;
+  test_util::ProcessOptions po;
+  po.cwd = tmp.path().string();
+  auto r = test_util::RunProcess(STOREBENCH_BINARY, args, po);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("[INSERT], Return=OK, 2000"), std::string::npos) << r.out;
+  if (dir == nullptr) GTEST_SKIP() << "STOREBENCH_TEST_HBASE_DIR not set: the row count by HBase's client is skipped";
+  r = test_util::RunProcess("/bin/bash", {std::string(STOREBENCH_SOURCE_DIR) + "/scripts/servers/hbase.sh", "count",
+                                          dir, table_},
+                            po);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "2000\n") << r.err;
+}
+
+}  // namespace
+}  // namespace storebench
+namespace storebench {
+namespace {
+// hbase.clientbuffering: puts answer BATCHED_OK until the buffer is full;
+// every record is in HBase once the session is gone (its last flush).
+TEST_F(HBaseTest, ClientBufferingSendsEveryPut) {
+  auto store = Open({{"hbase.clientbuffering", "true"}, {"hbase.writebuffersize", "2000"}});
+  {
+    auto s = store->NewSession(0);
+    int batched = 0;
+    for (int i = 0; i < 100; ++i) {
+      const Owned rec = {{"field0", std::string(90, static_cast<char>('a' + i % 26))}};
+      auto v = Views(rec);
+      const Status st = s->Insert(table_, "user" + std::to_string(1000 + i), v);
+      ASSERT_TRUE(st.ok()) << st.name();
+      if (st.code() == Status::kBatchedOk) ++batched;
+    }
+    EXPECT_GT(batched, 50);
+    EXPECT_LT(batched, 100);  // 2000 bytes hold about 20 records: some puts flushed
+  }
+  auto s = store->NewSession(0);
+  RecordSet rs;
+  ASSERT_EQ(s->Scan(table_, "", 1000, FieldSelector{}, &rs), Status::Ok());
+  ASSERT_EQ(rs.record_count(), 100u);
+  EXPECT_EQ(FieldsOf(rs, 99).at("field0"), std::string(90, static_cast<char>('a' + 99 % 26)));
+}
+
+// Empty values, on a fresh row and through the replace and update paths.
+TEST_F(HBaseTest, EmptyValuesRoundTrip) {
+  auto store = Open();
+  auto s = store->NewSession(0);
+  const Owned rec = {{"a", ""}, {"b", "x"}};
+  auto v = Views(rec);
+  ASSERT_EQ(s->Insert(table_, "k", v), Status::Ok());
+  RecordSet rs;
+  ASSERT_EQ(s->Read(table_, "k", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"a", ""}, {"b", "x"}}));
+  const Owned two = {{"c", ""}, {"b", "y"}};
+  auto v2 = Views(two);
+  ASSERT_EQ(s->Insert(table_, "k2", v2), Status::Ok());
+  ASSERT_EQ(s->Read(table_, "k2", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", "y"}}));
+  const Owned upd = {{"b", ""}};
+  auto v3 = Views(upd);
+  ASSERT_EQ(s->Update(table_, "k2", v3), Status::Ok());
+  ASSERT_EQ(s->Read(table_, "k2", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", ""}}));
+}
+}  // namespace
+}  // namespace storebench
