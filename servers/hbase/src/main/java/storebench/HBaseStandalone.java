@@ -134,6 +134,14 @@ public final class HBaseStandalone {
     // The master counts a region server as online from its first report,
     // which comes one interval (3 s by default) after it checked in.
     conf.setInt("hbase.regionserver.msginterval", 1000);
+    // Sessions that survive the pauses of a loaded 2-core machine (a test
+    // build beside the server stalls the JVM for seconds): with ZooKeeper's
+    // 90 s default a region server whose session expired aborted itself
+    // (YouAreDeadException). The in-process ZooKeeper grants at most 20
+    // ticks, so the tick goes up with the asked-for timeout.
+    conf.setInt("zookeeper.session.timeout", 180000);
+    conf.setInt("hbase.zookeeper.property.tickTime", 9000);
+    conf.setInt("hbase.zookeeper.property.maxSessionTimeout", 180000);
 
     // HBase's own shutdown hook stops the master first, which stops the
     // in-process ZooKeeper, and the region server then retries ZooKeeper
