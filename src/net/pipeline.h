@@ -49,11 +49,15 @@ class Pipeline {
 
   // Replies matched by tag rather than by order, for a server that may
   // answer one connection's requests out of order (Ignite's thin-client
-  // connector runs them on a thread pool): `frame(in, &tag)` returns the
-  // length of the complete reply at the front of `in` and sets its tag (0:
-  // not complete yet, kBroken: malformed); the reply goes to the queued
-  // Call with that tag, whose parser must consume exactly it. A reply whose
-  // tag nobody waits for breaks the connection.
+  // connector runs them on a thread pool, HBase's handlers run calls in
+  // parallel): `frame(in, &tag)` returns the length of the complete reply at
+  // the front of `in` and sets its tag (0: not complete yet, kBroken:
+  // malformed); the reply goes to the queued Call with that tag, whose
+  // parser must consume exactly it. A reply whose tag nobody waits for
+  // breaks the connection (a call only gives up by failing them all). In tagged
+  // mode a request queued while the leader waits for replies is written by
+  // its own caller at once: such a server answers each request on its own,
+  // so it must not wait for the leader's next wake-up.
   using FrameFn = std::size_t (*)(std::string_view in, std::int64_t* tag);
   void set_tagged(FrameFn frame) { frame_ = frame; }
   TcpConnection& connection() { return *conn_; }
@@ -78,6 +82,11 @@ class Pipeline {
       reading_ = true;
       if (sharers_ > 1) io::YieldToWoken();  // let the others queue theirs first
       Lead(&e, deadline_ns);
+    } else if (frame_ != nullptr && !writing_ && !conn_->out().empty()) {
+      // (A failed write breaks the socket, which the leader's read then sees.)
+      writing_ = true;
+      (void)conn_->Flush(deadline_ns);
+      writing_ = false;
     }
     while (!e.done) {
       io::Suspend();
@@ -144,7 +153,7 @@ class Pipeline {
   // Reads for everyone queued until `self` has its reply (or the connection fails).
   void Lead(Entry* self, std::int64_t deadline_ns) {
     while (!self->done) {
-      if (!conn_->out().empty()) {
+      if (!conn_->out().empty() && !writing_) {
         if (Status st = conn_->Flush(deadline_ns); !st.ok()) {
           FailAll(st, self);
           break;
@@ -210,6 +219,7 @@ class Pipeline {
   Entry* head_ = nullptr;
   Entry* tail_ = nullptr;
   bool reading_ = false;
+  bool writing_ = false;  // a caller other than the leader is flushing its request
   bool connecting_ = false;
   int sharers_ = 1;
   FrameFn frame_ = nullptr;

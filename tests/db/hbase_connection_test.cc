@@ -140,7 +140,7 @@ TEST(HBaseConnection, AnswersOutOfOrderReachTheirCallers) {
     close(fd);
   });
   {
-    Connection c(net::Endpoint{"127.0.0.1", peer.port()}, "ClientService", "test", 2);
+    Connection c(net::Endpoint{"127.0.0.1", peer.port()}, "ClientService", "test", 5000, 2);
     std::string results[2];
     Status statuses[2];
     io::FiberScheduler sched;
@@ -167,6 +167,52 @@ TEST(HBaseConnection, AnswersOutOfOrderReachTheirCallers) {
   server.join();
 }
 
+TEST(HBaseConnection, ACallMadeWhileAnotherWaitsIsSentAtOnce) {
+  // The server answers nothing until it has both requests: the second call
+  // comes while the first waits for its answer, and must not wait for it.
+  Peer peer;
+  std::thread server([&] {
+    const int fd = peer.Accept();
+    ASSERT_GE(fd, 0);
+    ASSERT_TRUE(ReadHello(fd));
+    std::uint32_t id1, id2;
+    std::string row1, row2;
+    ASSERT_TRUE(ReadRequest(fd, &id1, &row1));
+    ASSERT_TRUE(ReadRequest(fd, &id2, &row2));
+    Answer(fd, id2, row2);
+    Answer(fd, id1, row1);
+    std::string rest;
+    ReadN(fd, &rest, 1);
+    close(fd);
+  });
+  {
+    Connection c(net::Endpoint{"127.0.0.1", peer.port()}, "ClientService", "test", 5000, 2);
+    Status statuses[2];
+    std::string results[2];
+    io::FiberScheduler sched;
+    for (int i = 0; i < 2; ++i) {
+      sched.Spawn([&, i] {
+        if (i == 1) io::SleepUntil(net::DeadlineAfterMs(100));  // the first is waiting by now
+        pb::GetRequest g = Get(i == 0 ? "early" : "late");
+        std::string frame;
+        Response resp;
+        statuses[i] = c.Call("Get", g, net::DeadlineAfterMs(2000), &frame, &resp);
+        pb::GetResponse r;
+        if (statuses[i].ok() && r.ParseFromArray(resp.param.data(), static_cast<int>(resp.param.size())) &&
+            r.result().cell_size() == 1) {
+          results[i] = r.result().cell(0).value();
+        }
+      });
+    }
+    sched.Run();
+    EXPECT_EQ(statuses[0], Status::Ok());
+    EXPECT_EQ(statuses[1], Status::Ok());
+    EXPECT_EQ(results[0], "answer:early");
+    EXPECT_EQ(results[1], "answer:late");
+  }
+  server.join();
+}
+
 TEST(HBaseConnection, APeerThatHangsUpFailsTheCallAndTheNextCallReconnects) {
   Peer peer;
   std::thread server([&] {
@@ -185,7 +231,7 @@ TEST(HBaseConnection, APeerThatHangsUpFailsTheCallAndTheNextCallReconnects) {
     close(fd);
   });
   {
-    Connection c(net::Endpoint{"127.0.0.1", peer.port()}, "ClientService", "test", 1);
+    Connection c(net::Endpoint{"127.0.0.1", peer.port()}, "ClientService", "test", 5000, 1);
     std::string frame;
     Response resp;
     pb::GetRequest g = Get("a");

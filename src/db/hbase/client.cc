@@ -68,7 +68,7 @@ Connection& Client::Conn(int server) {
   const auto i = static_cast<std::size_t>(server);
   if (conns_.size() <= i) conns_.resize(i + 1);
   if (!conns_[i]) {
-    conns_[i] = std::make_unique<Connection>(cluster_->Server(server), "ClientService", options().user, sharers_);
+    conns_[i] = std::make_unique<Connection>(cluster_->Server(server), "ClientService", options().user, options().timeout_ms, sharers_);
   }
   return *conns_[i];
 }
@@ -107,7 +107,7 @@ Status Client::MasterCall(std::string_view service, std::string_view method,
                           const google::protobuf::MessageLite& req, google::protobuf::MessageLite* resp,
                           std::int64_t deadline, CallBuffers* buf) {
   std::unique_ptr<Connection>& c = service == "MasterService" ? master_admin_ : master_meta_;
-  if (!c) c = std::make_unique<Connection>(options().master, std::string(service), options().user, 1);
+  if (!c) c = std::make_unique<Connection>(options().master, std::string(service), options().user, options().timeout_ms, 1);
   return Finish(c->Call(method, req, deadline, &buf->frame, &buf->resp), resp, buf);
 }
 
