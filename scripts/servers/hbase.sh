@@ -10,6 +10,9 @@
 #       (what a client bootstraps from: the ZooKeeper quorum, or the master's
 #       RPC address for the RPC connection registry). DIR/ports lists
 #       "zk=P master=P regionserver=P"; the log is DIR/hbase.log.
+#       Started again in a DIR that has held a server (stopped, or killed),
+#       it restarts on the same ports with the same data, so that clients
+#       of the old one reconnect to it: each port must be free again.
 #   hbase.sh stop DIR
 #   hbase.sh prepare             only resolves the module (Maven, ~/.m2) and
 #                                compiles the launcher, once; prints the cache
@@ -106,15 +109,28 @@ case "$cmd" in
     t0=$(date +%s.%N)
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
-    [ -f "$dir/pids" ] && die "$dir/pids exists: stop the running server first"
+    if [ -f "$dir/pids" ]; then
+      for pid in $(cat "$dir/pids"); do alive "$pid" && die "a server runs in $dir (pid $pid): stop it first"; done
+      rm -f "$dir/pids"  # it was killed
+    fi
     out=$(prepare)
     cache=${out% *}; how=${out##* }
     t1=$(date +%s.%N)
-    # Three distinct free ports: ZooKeeper client, master RPC, region server RPC.
-    taken=" "
-    pick() { local p; while :; do p=$(free_port); [[ "$taken" == *" $p "* ]] || break; done; taken+="$p "; echo "$p"; }
-    zk=$(pick); master=$(pick); rs=$(pick)
-    echo "zk=$zk master=$master regionserver=$rs" > "$dir/ports"
+    if [ -f "$dir/ports" ]; then
+      # A restart: the same ports as before (the listening sockets of a
+      # killed JVM are gone at once; wait a little for one still held).
+      read -r zk master rs < <(sed -n 's/^zk=\([0-9]*\) master=\([0-9]*\) regionserver=\([0-9]*\)$/\1 \2 \3/p' "$dir/ports")
+      [ -n "$rs" ] || die "$dir/ports is not 'zk=P master=P regionserver=P'"
+      for p in "$zk" "$master" "$rs"; do
+        WAIT_S=10 wait_for port_free "$p" || die "port $p of $dir/ports is still taken: cannot restart on it"
+      done
+    else
+      # Three distinct free ports: ZooKeeper client, master RPC, region server RPC.
+      taken=" "
+      pick() { local p; while :; do p=$(free_port); [[ "$taken" == *" $p "* ]] || break; done; taken+="$p "; echo "$p"; }
+      zk=$(pick); master=$(pick); rs=$(pick)
+      echo "zk=$zk master=$master regionserver=$rs" > "$dir/ports"
+    fi
     rm -f "$dir/ready"
     java -server -Xmx"$heap" -XX:+UseG1GC -XX:MaxDirectMemorySize=256m "${jvm_flags[@]}" \
       -cp "$cache/classes:$(cat "$cache/classpath.txt")" storebench.HBaseStandalone serve \
