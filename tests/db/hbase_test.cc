@@ -233,5 +233,46 @@ TEST_F(HBaseTest, EmptyValuesRoundTrip) {
   ASSERT_EQ(s->Read(table_, "k2", FieldSelector{}, &rs), Status::Ok());
   EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", ""}}));
 }
+
+std::uint64_t StatOf(Store& store, const std::string& name) {
+  for (const auto& [k, v] : store.Stats()) {
+    if (k == name) return std::stoull(v);
+  }
+  ADD_FAILURE() << "no stat " << name;
+  return 0;
+}
+
+// A batch goes out in requests of at most 2048 rows and about 4 MB, as
+// HBase's own client splits them (a region server holds a request whole).
+TEST_F(HBaseTest, LargeBatchesAreSplitIntoRequestsOfHBasesClientSize) {
+  auto store = Open({{"hbase.insert", "put"}});
+  auto s = store->NewSession(0);
+  RecordBatch rows;
+  for (int i = 0; i < 5000; ++i) {
+    const std::string v = std::to_string(i);
+    const Field f{"field0", v};
+    rows.Add("row" + std::to_string(100000 + i), std::span<const Field>(&f, 1));
+  }
+  std::uint64_t before = StatOf(*store, "multi_requests");
+  ASSERT_EQ(s->BatchInsert(table_, rows), Status::Ok());
+  EXPECT_EQ(StatOf(*store, "multi_requests") - before, 3u) << "5000 rows: 2048 + 2048 + 904";
+
+  RecordBatch big;
+  const std::string value(1536 * 1024, 'v');
+  for (int i = 0; i < 5; ++i) {
+    const Field f{"field0", value};
+    big.Add("big" + std::to_string(i), std::span<const Field>(&f, 1));
+  }
+  before = StatOf(*store, "multi_requests");
+  ASSERT_EQ(s->BatchInsert(table_, big), Status::Ok());
+  EXPECT_EQ(StatOf(*store, "multi_requests") - before, 2u) << "5 x 1.5 MB: 3 (4.5 MB) + 2";
+
+  RecordSet rs;
+  ASSERT_EQ(s->Scan(table_, "row", 6000, FieldSelector{}, &rs), Status::Ok());
+  ASSERT_EQ(rs.record_count(), 5000u);
+  EXPECT_EQ(FieldsOf(rs, 4999).at("field0"), "4999");
+  ASSERT_EQ(s->Read(table_, "big4", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldsOf(rs, 0).at("field0").size(), value.size());
+}
 }  // namespace
 }  // namespace storebench

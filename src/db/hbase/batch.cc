@@ -32,13 +32,27 @@ void FillPut(pb::MutationProto* m, std::string_view key, std::span<const Field> 
 }  // namespace
 
 Status BatchWriter::Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace) {
-  if (batch.empty()) return Status::Ok();
-  for (int attempt = 0;; ++attempt) {
-    const Status st = Once(table, batch, deadline, replace);
-    if (st.code() != Status::kUnexpectedState && st.code() != Status::kAborted) return st;
-    client_->cluster().retries.fetch_add(1, std::memory_order_relaxed);
-    if (!Client::Backoff(attempt, deadline)) return Status::Error();
+  if (stale_.size() < batch.size()) stale_.resize(batch.size());
+  for (std::size_t begin = 0; begin < batch.size();) {
+    // The next request's records: at most kMaxRequestRows, and no more once
+    // kMaxRequestBytes are reached (a record larger than that goes alone).
+    std::size_t end = begin;
+    std::size_t bytes = 0;
+    while (end < batch.size() && end - begin < kMaxRequestRows && bytes < kMaxRequestBytes) {
+      bytes += batch.key(end).size();
+      for (const Field& f : batch.values(end)) bytes += f.name.size() + f.value.size();
+      ++end;
+    }
+    for (int attempt = 0;; ++attempt) {
+      const Status st = Once(table, batch, begin, end, deadline, replace);
+      if (st.ok()) break;
+      if (st.code() != Status::kUnexpectedState && st.code() != Status::kAborted) return st;
+      client_->cluster().retries.fetch_add(1, std::memory_order_relaxed);
+      if (!Client::Backoff(attempt, deadline)) return Status::Error();
+    }
+    begin = end;
   }
+  return Status::Ok();
 }
 
 template <typename KeyAt>
@@ -70,21 +84,22 @@ pb::RegionAction* BatchWriter::NewAction(std::size_t r) {
   return ra;
 }
 
-Status BatchWriter::Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace) {
-  if (Status st = LocateAll(table, batch.size(), [&](std::size_t i) { return batch.key(i); }, deadline); !st.ok()) {
+Status BatchWriter::Once(std::string_view table, const RecordBatch& batch, std::size_t begin, std::size_t end,
+                         std::int64_t deadline, bool replace) {
+  if (Status st = LocateAll(table, end - begin, [&](std::size_t i) { return batch.key(begin + i); }, deadline);
+      !st.ok()) {
     return st;
   }
   const Options& o = client_->options();
-  if (stale_.size() < batch.size()) stale_.resize(batch.size());
-  for (std::size_t i = 0; i < batch.size(); ++i) stale_[i].clear();
+  for (std::size_t i = begin; i < end; ++i) stale_[i].clear();
 
   if (replace) {
     // Which rows hold columns the new record drops: one key-only Get each.
     servers_used_.clear();
     for (std::size_t r = 0; r < regions_.size(); ++r) {
       pb::RegionAction* ra = NewAction(r);
-      for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (region_of_[i] != r) continue;
+      for (std::size_t i = begin; i < end; ++i) {
+        if (region_of_[i - begin] != r) continue;
         pb::Action* a = ra->add_action();
         a->set_index(static_cast<std::uint32_t>(i));
         pb::Get* g = a->mutable_get();
@@ -102,8 +117,8 @@ Status BatchWriter::Once(std::string_view table, const RecordBatch& batch, std::
   servers_used_.clear();
   for (std::size_t r = 0; r < regions_.size(); ++r) {
     pb::RegionAction* plain = nullptr;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      if (region_of_[i] != r) continue;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (region_of_[i - begin] != r) continue;
       if (stale_[i].empty()) {
         if (plain == nullptr) plain = NewAction(r);
         pb::Action* a = plain->add_action();
@@ -161,6 +176,7 @@ Status BatchWriter::Read(std::string_view table, std::span<const std::string_vie
       std::size_t found = 0;
       st = Status::Ok();
       for (std::size_t s = 0; s < servers_used_.size() && st.ok(); ++s) {
+        client_->cluster().multi_requests.fetch_add(1, std::memory_order_relaxed);
         st = client_->Send(servers_used_[s], "Multi", requests_[s], &resp_, deadline, &buf_);
         if (st.code() == Status::kServiceUnavailable) client_->cluster().regions().DropServer(servers_used_[s]);
         if (!st.ok()) break;
@@ -203,6 +219,7 @@ Status BatchWriter::SendAll(const RecordBatch& batch, std::int64_t deadline, boo
   Status result = Status::Ok();
   for (std::size_t s = 0; s < servers_used_.size(); ++s) {
     const pb::MultiRequest& req = requests_[s];
+    client_->cluster().multi_requests.fetch_add(1, std::memory_order_relaxed);
     Status st = client_->Send(servers_used_[s], "Multi", req, &resp_, deadline, &buf_);
     if (st.code() == Status::kServiceUnavailable) client_->cluster().regions().DropServer(servers_used_[s]);
     if (!st.ok()) return st;

@@ -4,14 +4,20 @@
 // hbase.insert=replace a first Multi of key-only Gets finds the rows that
 // hold columns the new record does not; each of those becomes an atomic
 // RegionAction of its own (delete the stale columns + put), the other rows
-// plain puts. Best effort across regions, as HBase's own batch is; a region
-// that moved is looked up again and the whole batch retried (puts are
-// idempotent) within the deadline.
+// plain puts. A batch larger than HBase's client sends in one request
+// (its SimpleRequestController's defaults: hbase.client.max.perrequest.rows
+// 2048, hbase.client.max.perrequest.heapsize 4 MB) goes as several, one
+// after the other: a region server holds a whole request in its heap, and
+// 12 MB Multis from a few clients ran a 1 GB region server out of memory.
+// Best effort across regions, as HBase's own batch is; a region that moved
+// is looked up again and that request retried (puts are idempotent) within
+// the deadline.
 //
 // Used by one session (one thread); its messages and buffers are reused, so
 // a warm batch of the same shape does not allocate.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -26,6 +32,10 @@ namespace storebench::hbase {
 
 class BatchWriter {
  public:
+  static constexpr std::size_t kMaxRequestRows = 2048;
+  static constexpr std::size_t kMaxRequestBytes = 4u << 20;  // keys, names and values
+
+
   explicit BatchWriter(Client* client) : client_(client) {}
 
   // Session::BatchRead: one Multi of Gets per region server; the rows found
@@ -38,8 +48,10 @@ class BatchWriter {
   Status Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace);
 
  private:
-  // One try of the whole batch: kUnexpectedState / kAborted to retry.
-  Status Once(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace);
+  // One try of records [begin, end) of the batch: kUnexpectedState /
+  // kAborted to retry. Action indexes are the records' indexes in the batch.
+  Status Once(std::string_view table, const RecordBatch& batch, std::size_t begin, std::size_t end,
+              std::int64_t deadline, bool replace);
   // Locates every key; fills region_of_ (index into regions_).
   template <typename KeyAt>
   Status LocateAll(std::string_view table, std::size_t n, KeyAt key_at, std::int64_t deadline);
@@ -51,7 +63,7 @@ class BatchWriter {
 
   Client* client_;
   std::vector<Region> regions_;          // the distinct regions of the batch
-  std::vector<std::size_t> region_of_;   // per record
+  std::vector<std::size_t> region_of_;   // per record located (LocateAll's i)
   std::vector<pb::MultiRequest> requests_;  // per server index
   std::vector<int> servers_used_;
   std::vector<std::vector<std::string>> stale_;  // per record: the columns to delete (replace)

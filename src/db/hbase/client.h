@@ -56,6 +56,7 @@ class Cluster {
 
   std::atomic<std::uint64_t> meta_lookups{0};
   std::atomic<std::uint64_t> retries{0};
+  std::atomic<std::uint64_t> multi_requests{0};  // Multi calls sent (batch insert, write buffer, batch read)
 
  private:
   const Options options_;
