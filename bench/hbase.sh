@@ -50,11 +50,12 @@
 # any); --measureAfter leaves the first WARMUP / (WARMUP + DURATION) of each
 # client's rows out of its latencies. Its phase runs from the first client's
 # "Timed test starting" to the last one's "Finished" (its log's timestamps),
-# so its ops/s and CPU include its JVM's warm-up. randomRead reads rows drawn
-# uniformly from the RECORDS rows PE wrote first (sequentialWrite, not
-# measured); randomWrite puts whole rows (10 columns, autoFlush: one RPC per
-# put) on keys drawn from rows x THREADS, so TestTable grows. Its p99 is the
-# median of its client threads' own p99s (PE keeps one histogram per thread).
+# so its ops/s and CPU include its JVM's warm-up. randomRead gets whole rows
+# drawn uniformly from rows x THREADS, which PE's sequentialWrite writes
+# first (not measured; PE takes no smaller key range: its --size must be at
+# least 1 GiB); randomWrite puts whole rows (10 columns, autoFlush: one RPC
+# per put) on keys drawn from the same range. Its p99 is the median of its
+# client threads' own p99s (PE keeps one histogram per thread).
 # PE's artifact: hbase-mapreduce's test jar, which Maven Central has for HBase
 # 2.6.4 built against Hadoop 2 but not for 2.6.4-hadoop3
 # (servers/hbase-bench/pe/pom.xml); when it does not resolve or run, one line
@@ -67,7 +68,9 @@
 #   round starting with the next), TOOLS (default "storebench
 #   storebench-fibers ycsb-java pe"), STOREBENCH (the binary, default
 #   build/default/storebench), JAVA_HEAP (-Xms/-Xmx of the Java clients,
-#   default 512m), HBASE_DIR (a server already started there by
+#   default 512m), PE_MAX_HEAP (the most heap PerformanceEvaluation may have,
+#   default 2g: it needs about 256 MB + 40 MB per thread, so at 2g it runs up
+#   to 44 threads and says "skipped" above), HBASE_DIR (a server already started there by
 #   scripts/servers/hbase.sh start HBASE_DIR, loaded anew; default: a server
 #   of its own in a mktemp -d folder, removed at exit), PRESPLIT (regions of
 #   usertable for a server of its own, default 1), HBASE_HEAP, HBASE_FAMILY
@@ -89,6 +92,7 @@ ROUNDS=${ROUNDS:-1}
 TOOLS=${TOOLS:-"storebench storebench-fibers ycsb-java pe"}
 JAVA_HEAP=${JAVA_HEAP:-512m}
 PRESPLIT=${PRESPLIT:-1}
+PE_MAX_HEAP=${PE_MAX_HEAP:-2g}
 SB=${STOREBENCH:-$root/build/default/storebench}
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/storebench-hbase-bench.XXXXXX")}
 mkdir -p "$OUT"
@@ -106,6 +110,8 @@ for t in $TOOLS; do
     die "TOOLS must list storebench, storebench-fibers, ycsb-java, pe, not '$t'"
 done
 [[ $JAVA_HEAP =~ ^[0-9]+[mMgG]$ ]] || die "JAVA_HEAP must be like 512m or 1g, not '$JAVA_HEAP'"
+[[ $PE_MAX_HEAP =~ ^([0-9]+)([mMgG])$ ]] || die "PE_MAX_HEAP must be like 2g or 1536m, not '$PE_MAX_HEAP'"
+pe_max_mb=${BASH_REMATCH[1]}; [[ ${BASH_REMATCH[2]} == [gG] ]] && pe_max_mb=$((pe_max_mb * 1024))
 wants() { [[ " $TOOLS " == *" $1 "* ]]; }
 
 # --- server -----------------------------------------------------------------
@@ -155,7 +161,7 @@ log "server: $line (pid $server_pid)"
 mapfile -t jvm_flags < <(sed -n '/^jvm_flags=(/,/^)/p' "$root/scripts/servers/hbase.sh" |
   grep -oE -- '(--add-(opens|exports|modules) [^ ]+|-Dorg\.apache\.hbase\.thirdparty[^ ]+)' | tr ' ' '\n')
 ((${#jvm_flags[@]} >= 10)) || die "found no --add-opens flags in scripts/servers/hbase.sh"
-java_base=(java -server "-Xms$JAVA_HEAP" "-Xmx$JAVA_HEAP" -XX:+UseG1GC "${jvm_flags[@]}" -Djava.net.preferIPv4Stack=true
+java_common=(java -server -XX:+UseG1GC "${jvm_flags[@]}" -Djava.net.preferIPv4Stack=true
   "-Dlog4j.configuration=file:$root/servers/hbase/log4j.properties")
 ycsb_cp="" pe_cp="" pe_status=""
 if wants ycsb-java; then
@@ -295,7 +301,7 @@ run_ycsb() { # THREADS ROUND
   f=$OUT/ycsb-java-t$t-r$r
   mkdir -p "$f.hdr"
   log "ycsb-java: $t thread(s), ${WARMUP} s warm-up + ${DURATION} s"
-  if ! run_sampled "$f" "${java_base[@]}" -Dstorebench.hbase.log=WARN -cp "$ycsb_cp" site.ycsb.Client -t -s \
+  if ! run_sampled "$f" "${java_common[@]}" "-Xms$JAVA_HEAP" "-Xmx$JAVA_HEAP" -Dstorebench.hbase.log=WARN -cp "$ycsb_cp" site.ycsb.Client -t -s \
        -db storebench.YcsbHBaseDB -P workloads/workloada "${props[@]}" -p columnfamily="$family" \
        -p recordcount="$RECORDS" -p fieldcount=$FIELDS -p fieldlength=$FIELDLEN -p operationcount=2000000000 \
        -p maxexecutiontime=$((WARMUP + DURATION)) -p status.interval=1 -p measurementtype=hdrhistogram \
@@ -329,9 +335,16 @@ run_ycsb() { # THREADS ROUND
 }
 
 pe_rows=0 # rows PE has written into TestTable (from row 0 on)
-# An array, not a function: run_sampled samples the java process itself.
-pe_cmd=("${java_base[@]}" -Dstorebench.hbase.log=INFO -cp "$pe_cp" org.apache.hadoop.hbase.PerformanceEvaluation
-  "-Dhbase.zookeeper.quorum=$zk_quorum" --nomapred --oneCon=true --valueSize=$FIELDLEN --columns=$FIELDS)
+# pe_cmd THREADS sets the array pe_cmd (an array, not a function: run_sampled
+# samples the java process itself). PE keeps histograms of 500K samples per
+# client thread (Yammer UniformReservoirs: 256 threads did not fit in 4g), so
+# its heap grows with the threads: 256 MB + 40 MB a thread, at most PE_MAX_HEAP.
+pe_heap_mb() { echo $((256 + 40 * $1)); }
+pe_cmd() {
+  pe_cmd=("${java_common[@]}" "-Xmx$(pe_heap_mb "$1")m" -Dstorebench.hbase.log=INFO -cp "$pe_cp"
+    org.apache.hadoop.hbase.PerformanceEvaluation "-Dhbase.zookeeper.quorum=$zk_quorum" --nomapred --oneCon=true
+    --valueSize=$FIELDLEN --columns=$FIELDS)
+}
 # pe_fill N: PE's sequentialWrite of rows pe_rows..N-1 (4 threads, not measured),
 # so that its randomRead, which draws rows from 0 to rows x threads, finds them all.
 pe_fill() {
@@ -339,6 +352,7 @@ pe_fill() {
   ((need > pe_rows)) || return 0
   per=$(( (need - pe_rows + 3) / 4 ))
   log "pe: sequentialWrite of rows $pe_rows..$((pe_rows + 4 * per - 1)) of TestTable (not measured)"
+  pe_cmd 4
   if ! "${pe_cmd[@]}" --startRow="$pe_rows" --rows="$per" sequentialWrite 4 >>"$OUT/pe-fill.out" 2>>"$OUT/pe-fill.err" </dev/null ||
      ! grep -q 'Finished TestClient' "$OUT/pe-fill.err"; then
     pe_status="PerformanceEvaluation could not run: $(grep -m1 -E 'Exception|Error' "$OUT/pe-fill.err" | cut -c1-200) (see $OUT/pe-fill.err)"
@@ -350,18 +364,24 @@ pe_fill() {
 run_pe() { # THREADS ROUND
   local t=$1 r=$2 rows test f first last ops cpu rate p99 warm
   [ -z "$pe_status" ] || return 0
+  if (($(pe_heap_mb "$t") > pe_max_mb)); then
+    row "$t" pe "$r" "skipped: $t PE threads need about $(pe_heap_mb "$t") MB of heap (PE_MAX_HEAP=$PE_MAX_HEAP)" "" "" "" ""
+    return 0
+  fi
+  pe_cmd "$t"
   # (WARMUP + DURATION) / 2 seconds' worth of rows per test at the last rate seen.
   rows=$(( ${last_rate[$t]:-2000} * (WARMUP + DURATION) / 2 / t ))
   ((rows >= 20)) || rows=20
   warm=$(( rows * WARMUP / (WARMUP + DURATION) ))
   for test in randomRead randomWrite; do
     f=$OUT/pe-$test-t$t-r$r
-    log "pe: $test, $t thread(s), $rows rows each"
     local extra=(--autoFlush=true)
     if [ "$test" = randomRead ]; then
       extra=()
       pe_fill $((rows * t)) || return 0
+      pe_cmd "$t"
     fi
+    log "pe: $test, $t thread(s), $rows rows each"
     if ! run_sampled "$f" "${pe_cmd[@]}" --latency --measureAfter="$warm" --rows="$rows" "${extra[@]}" "$test" "$t" ||
        ! grep -q 'Finished TestClient' "$f.err"; then
       row "$t" "pe $test" "$r" "failed (see $f.err)" "" "" "" ""
