@@ -268,7 +268,7 @@ run_storebench() { # TOOL THREADS ROUND
     shape=(-p connections=1 -p hbase.pipeline=$(( (t + threads - 1) / threads )))
   fi
   f=$OUT/$tool-t$t-r$r
-  log "$tool: $t client(s) on $threads thread(s) ${shape[*]}, ${WARMUP} s warm-up + ${DURATION} s"
+  log "$tool: $t client(s) on $threads thread(s)${shape[*]:+ (${shape[*]})}, ${WARMUP} s warm-up + ${DURATION} s"
   if ! run_sampled "$f" "$SB" run "${sb_common[@]}" -p threadcount="$threads" "${shape[@]}" -p maxexecutiontime="$DURATION" \
        -p operationcount=0 -p warmup.seconds="$WARMUP" --json "$f.json"; then
     row "$t" "$tool" "$r" "failed (see $f.err)" "" "" "" ""
