@@ -274,5 +274,22 @@ TEST_F(HBaseTest, LargeBatchesAreSplitIntoRequestsOfHBasesClientSize) {
   ASSERT_EQ(s->Read(table_, "big4", FieldSelector{}, &rs), Status::Ok());
   EXPECT_EQ(FieldsOf(rs, 0).at("field0").size(), value.size());
 }
+
+// Rows answered BATCHED_OK whose flush then fails are counted (here: the
+// table does not exist, which only the flush finds out).
+TEST_F(HBaseTest, BufferedRowsOfAFailedFlushAreCounted) {
+  auto store = Open({{"hbase.clientbuffering", "true"}, {"hbase.writebuffersize", "1000000"}});
+  {
+    auto s = store->NewSession(0);
+    for (int i = 0; i < 10; ++i) {
+      const std::string v = std::to_string(i);
+      const Field f{"field0", v};
+      EXPECT_EQ(s->Insert("no_such_table_for_storebench", "k" + v, std::span<const Field>(&f, 1)).code(),
+                Status::kBatchedOk);
+    }
+    EXPECT_EQ(StatOf(*store, "buffered_rows_failed"), 0u);
+  }  // the session's end flushes, and fails
+  EXPECT_EQ(StatOf(*store, "buffered_rows_failed"), 10u);
+}
 }  // namespace
 }  // namespace storebench

@@ -1,7 +1,10 @@
 #include "db/hbase/batch.h"
 
+#include <algorithm>
+
 #include "Filter.pb.h"
 #include "db/hbase/routing.h"
+#include "net/socket.h"
 
 namespace storebench::hbase {
 namespace {
@@ -31,7 +34,9 @@ void FillPut(pb::MutationProto* m, std::string_view key, std::span<const Field> 
 
 }  // namespace
 
-Status BatchWriter::Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace) {
+Status BatchWriter::Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace,
+                           std::size_t* written) {
+  if (written != nullptr) *written = 0;
   if (stale_.size() < batch.size()) stale_.resize(batch.size());
   for (std::size_t begin = 0; begin < batch.size();) {
     // The next request's records: at most kMaxRequestRows, and no more once
@@ -43,14 +48,19 @@ Status BatchWriter::Insert(std::string_view table, const RecordBatch& batch, std
       for (const Field& f : batch.values(end)) bytes += f.name.size() + f.value.size();
       ++end;
     }
+    // Each request has a whole timeout of its own (a flush of a 12 MB write
+    // buffer is 3 or more requests, each of which may wait on a busy server).
+    const std::int64_t request_deadline =
+        begin == 0 ? deadline : std::max(deadline, net::DeadlineAfterMs(client_->options().timeout_ms));
     for (int attempt = 0;; ++attempt) {
-      const Status st = Once(table, batch, begin, end, deadline, replace);
+      const Status st = Once(table, batch, begin, end, request_deadline, replace);
       if (st.ok()) break;
       if (st.code() != Status::kUnexpectedState && st.code() != Status::kAborted) return st;
       client_->cluster().retries.fetch_add(1, std::memory_order_relaxed);
-      if (!Client::Backoff(attempt, deadline)) return Status::Error();
+      if (!Client::Backoff(attempt, request_deadline)) return Status::Error();
     }
     begin = end;
+    if (written != nullptr) *written = end;
   }
   return Status::Ok();
 }

@@ -11,7 +11,8 @@
 // 12 MB Multis from a few clients ran a 1 GB region server out of memory.
 // Best effort across regions, as HBase's own batch is; a region that moved
 // is looked up again and that request retried (puts are idempotent) within
-// the deadline.
+// the deadline, which every request after the first extends by a whole
+// hbase.timeout_ms.
 //
 // Used by one session (one thread); its messages and buffers are reused, so
 // a warm batch of the same shape does not allocate.
@@ -45,7 +46,10 @@ class BatchWriter {
 
   // `replace`: each row ends up holding exactly its record (hbase.insert=
   // replace); else plain puts (YCSB's put, and the client write buffer).
-  Status Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace);
+  // *written (if given): the records of the requests that succeeded, from
+  // the first (on failure, those after it may or may not be stored).
+  Status Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace,
+                std::size_t* written = nullptr);
 
  private:
   // One try of records [begin, end) of the batch: kUnexpectedState /

@@ -58,6 +58,7 @@ std::vector<std::pair<std::string, std::string>> Cluster::Stats() {
   out.emplace_back("meta_lookups", std::to_string(meta_lookups.load()));
   out.emplace_back("retries", std::to_string(retries.load()));
   out.emplace_back("multi_requests", std::to_string(multi_requests.load()));
+  out.emplace_back("buffered_rows_failed", std::to_string(buffered_rows_failed.load()));
   for (const auto& [name, n] : exceptions_) {
     const std::size_t dot = name.rfind('.');
     out.emplace_back("exception." + (dot == std::string::npos ? name : name.substr(dot + 1)), std::to_string(n));

@@ -57,6 +57,9 @@ class Cluster {
   std::atomic<std::uint64_t> meta_lookups{0};
   std::atomic<std::uint64_t> retries{0};
   std::atomic<std::uint64_t> multi_requests{0};  // Multi calls sent (batch insert, write buffer, batch read)
+  // Rows of hbase.clientbuffering's write buffers in requests that failed:
+  // answered BATCHED_OK when buffered, perhaps not stored.
+  std::atomic<std::uint64_t> buffered_rows_failed{0};
 
  private:
   const Options options_;

@@ -207,7 +207,11 @@ class HBaseSession : public Session {
   Status Flush() {
     return Guard([&] {
       if (buffer_.empty()) return Status::Ok();
-      Status st = batch_.Insert(buffer_table_, buffer_, Deadline(), false);
+      std::size_t written = 0;
+      Status st = batch_.Insert(buffer_table_, buffer_, Deadline(), false, &written);
+      if (!st.ok()) {
+        client_->cluster().buffered_rows_failed.fetch_add(buffer_.size() - written, std::memory_order_relaxed);
+      }
       buffer_.Clear();
       buffered_bytes_ = 0;
       return st;

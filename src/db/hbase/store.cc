@@ -1,5 +1,7 @@
 #include "db/hbase/store.h"
 
+#include <iostream>
+
 #include "MasterAdmin.pb.h"
 #include "core/error.h"
 #include "db/hbase/session.h"
@@ -83,5 +85,14 @@ Capabilities HBaseStore::capabilities() const {
 }
 
 std::vector<std::pair<std::string, std::string>> HBaseStore::Stats() { return cluster_.Stats(); }
+
+void HBaseStore::Close() {
+  const std::uint64_t lost = cluster_.buffered_rows_failed.exchange(0);
+  if (lost > 0) {
+    std::cerr << "storebench: hbase: " << lost
+              << " row(s) answered BATCHED_OK were in write-buffer requests that failed, so may not be stored "
+                 "(the operations that sent them are counted as failed; store_stats.buffered_rows_failed)\n";
+  }
+}
 
 }  // namespace storebench::hbase

@@ -34,8 +34,12 @@ class HBaseStore : public Store {
   std::unique_ptr<Session> NewSession(int thread_id) override;
   std::unique_ptr<Session> NewClientSession(const ClientSlot& slot) override;
   Capabilities capabilities() const override;
-  // Servers seen, hbase:meta lookups, retries, exceptions by class.
+  // Servers seen, hbase:meta lookups, retries, Multi requests, buffered
+  // rows in failed requests, exceptions by class.
   std::vector<std::pair<std::string, std::string>> Stats() override;
+  // Says on stderr, in one line, how many rows answered BATCHED_OK were in
+  // write-buffer requests that failed (hbase.clientbuffering), if any.
+  void Close() override;
 
  private:
   // Finds the table, creating it when allowed. Throws SetupError.
