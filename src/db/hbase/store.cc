@@ -79,6 +79,7 @@ Capabilities HBaseStore::capabilities() const {
   c.pipeline = cluster_.options().pipeline;
   c.native_batch_insert = true;  // one Multi per region server (best effort across regions)
   c.native_batch_read = true;    // one Multi of Gets per region server
+  c.buffers_writes = cluster_.options().client_buffering;  // Session::Flush sends the write buffer
   return c;
 }
 
