@@ -6,6 +6,7 @@
 // directory).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -15,8 +16,11 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/hbase/client.h"
+#include "db/hbase/options.h"
 #include "db/registry.h"
 #include "measure/clock.h"
+#include "net/socket.h"
 #include "runner/runner.h"
 #include "test_util.h"
 #include "workload/core_workload.h"
@@ -147,6 +151,7 @@ TEST_F(HBaseTest, BadPropertiesAreOneLineConfigErrors) {
   EXPECT_THROW(FindBinding("hbase").open(Properties(), OpenContext{}), ConfigError);
   EXPECT_THROW(Open({{"hbase.durability", "SOMETIMES"}}), ConfigError);
   EXPECT_THROW(Open({{"hbase.timeout_ms", "0"}}), ConfigError);
+  EXPECT_THROW(Open({{"hbase.presplit", "0"}}), ConfigError);
 }
 
 TEST_F(HBaseTest, NoMasterIsASetupError) {
@@ -249,6 +254,37 @@ TEST_F(HBaseTest, ClientBufferingFlushIsTimedInTheLoad) {
   for (int i = 0; i < 600; i += 97) {
     EXPECT_EQ(s->Read(table_, w.BuildKey(i), FieldSelector{}, &rs), Status::Ok()) << i;
   }
+}
+
+// hbase.presplit=4: the binding creates its table in 4 regions split at
+// the launcher's points (db/hbase/presplit.h), and routes keys by them.
+TEST_F(HBaseTest, PresplitTableHasFourRegionsOnTheKeySpace) {
+  auto store = Open({{"hbase.presplit", "4"}});
+  const std::vector<std::string> starts = {"", "user3249", "user5499", "user7749"};
+  hbase::Cluster cluster(hbase::ParseOptions(Props()));
+  hbase::Client client(&cluster, 1);
+  const std::int64_t deadline = net::DeadlineAfterMs(30000);
+  std::vector<std::string> names;
+  // A key just before each split point, the point itself, and the last keys.
+  const std::vector<std::pair<std::string, std::size_t>> rows = {
+      {"user1000", 0}, {"user3248999", 0}, {"user3249", 1}, {"user5498", 1}, {"user5499000", 2},
+      {"user7748", 2}, {"user7749", 3}, {"user9999999", 3}};
+  for (const auto& [row, want] : rows) {
+    hbase::Region region;
+    ASSERT_EQ(client.Locate(table_, row, deadline, &region), Status::Ok()) << row;
+    EXPECT_EQ(region.start_key, starts[want]) << row;
+    EXPECT_EQ(region.end_key, want + 1 < starts.size() ? starts[want + 1] : "") << row;
+    if (std::find(names.begin(), names.end(), region.name) == names.end()) names.push_back(region.name);
+  }
+  EXPECT_EQ(names.size(), 4u);
+  // And the binding's operations reach every region.
+  auto s = store->NewSession(0);
+  const Owned rec = {{"field0", "v"}};
+  auto v = Views(rec);
+  for (const auto& [row, want] : rows) ASSERT_EQ(s->Insert(table_, row, v), Status::Ok()) << row;
+  RecordSet rs;
+  ASSERT_EQ(s->Scan(table_, "", 100, FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(rs.record_count(), rows.size()) << "a scan continues through the 4 regions";
 }
 
 // Empty values, on a fresh row and through the replace and update paths.

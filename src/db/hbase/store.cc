@@ -2,6 +2,7 @@
 
 #include "MasterAdmin.pb.h"
 #include "core/error.h"
+#include "db/hbase/presplit.h"
 #include "db/hbase/session.h"
 #include "net/socket.h"
 
@@ -20,6 +21,13 @@ void HBaseStore::EnsureTable(Client* admin) {
   bool created = false;
   for (int attempt = 0;; ++attempt) {
     Status st = admin->Locate(opts.table, "", deadline, &region);
+    // A table just created pre-split: every region online, not only the first.
+    if (created) {
+      for (const std::string& key : PresplitKeys(opts.presplit_regions)) {
+        if (!st.ok()) break;
+        st = admin->Locate(opts.table, key, deadline, &region);
+      }
+    }
     if (st.ok()) return;
     if (st.code() == Status::kNotFound && opts.create_table && !created) {
       pb::CreateTableRequest req;
@@ -28,6 +36,7 @@ void HBaseStore::EnsureTable(Client* admin) {
       schema->mutable_table_name()->set_namespace_(colon == std::string::npos ? "default" : opts.table.substr(0, colon));
       schema->mutable_table_name()->set_qualifier(colon == std::string::npos ? opts.table : opts.table.substr(colon + 1));
       schema->add_column_families()->set_name(opts.family);
+      for (const std::string& key : PresplitKeys(opts.presplit_regions)) req.add_split_keys(key);
       pb::CreateTableResponse resp;
       CallBuffers buf;
       st = admin->MasterCall("MasterService", "CreateTable", req, &resp, deadline, &buf);

@@ -5,9 +5,9 @@
 // Opening asks the master's connection registry where hbase:meta is and
 // looks up the workload's table there; when it does not exist (and
 // hbase.create_table is on) it creates it through the master
-// (MasterService.CreateTable: one column family hbase.columnfamily, one
-// region) and waits until its region is online. An unreachable master is a
-// one-line SetupError.
+// (MasterService.CreateTable: one column family hbase.columnfamily,
+// hbase.presplit regions split as db/hbase/presplit.h) and waits until its
+// regions are online. An unreachable master is a one-line SetupError.
 //
 // Thread-safe: sessions are handed out to any thread; the clients of one
 // {thread, connection} slot share one Client when hbase.pipeline > 1.
