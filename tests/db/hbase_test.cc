@@ -28,8 +28,10 @@
 namespace storebench {
 namespace {
 
+using test_util::FieldMap;
+using test_util::FieldViews;
+using test_util::Owned;
 using test_util::Settings;
-using Owned = std::vector<std::pair<std::string, std::string>>;
 
 class HBaseTest : public ::testing::Test {
  protected:
@@ -38,25 +40,9 @@ class HBaseTest : public ::testing::Test {
     STOREBENCH_NEED_SERVER("hbase", server_);
     table_ = test_util::UniqueTable("hb");
   }
-  Properties Props(const Owned& extra = {}) const {
-    Properties p;
-    for (const auto& [k, v] : server_) p.Set(k, v);
-    p.Set("table", table_);
-    for (const auto& [k, v] : extra) p.Set(k, v);
-    return p;
-  }
+  Properties Props(const Owned& extra = {}) const { return test_util::ServerProps(server_, table_, extra); }
   std::unique_ptr<Store> Open(const Owned& extra = {}) const {
     return FindBinding("hbase").open(Props(extra), OpenContext{});
-  }
-  static std::vector<Field> Views(const Owned& owned) {
-    std::vector<Field> out;
-    for (const auto& [n, v] : owned) out.push_back({n, v});
-    return out;
-  }
-  static std::map<std::string, std::string> FieldsOf(const RecordSet& rs, std::size_t r) {
-    std::map<std::string, std::string> out;
-    for (std::size_t i = 0; i < rs.field_count(r); ++i) out[std::string(rs.field(r, i).name)] = rs.field(r, i).value;
-    return out;
   }
   std::string Server(const std::string& key) const {
     for (const auto& [k, v] : server_) {
@@ -73,26 +59,26 @@ TEST_F(HBaseTest, InsertReadUpdateDelete) {
   auto store = Open();
   auto s = store->NewSession(0);
   const Owned rec = {{"field0", "zero"}, {"field1", "one"}, {"field2", std::string("t\0wo\xff", 5)}};
-  auto views = Views(rec);
+  auto views = FieldViews(rec);
   ASSERT_EQ(s->Insert(table_, "user1", views), Status::Ok());
   RecordSet rs;
   ASSERT_EQ(s->Read(table_, "user1", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{
                                  {"field0", "zero"}, {"field1", "one"}, {"field2", std::string("t\0wo\xff", 5)}}));
   EXPECT_EQ(rs.key(0), "user1");
 
   // An update sets its columns and keeps the others (one Put).
   const Owned one = {{"field1", "ONE"}};
-  auto one_views = Views(one);
+  auto one_views = FieldViews(one);
   ASSERT_EQ(s->Update(table_, "user1", one_views), Status::Ok());
   ASSERT_EQ(s->Read(table_, "user1", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0).at("field1"), "ONE");
-  EXPECT_EQ(FieldsOf(rs, 0).at("field0"), "zero");
+  EXPECT_EQ(FieldMap(rs, 0).at("field1"), "ONE");
+  EXPECT_EQ(FieldMap(rs, 0).at("field0"), "zero");
 
   // Chosen fields only.
   const std::string_view names[] = {"field2", "nosuch"};
   ASSERT_EQ(s->Read(table_, "user1", FieldSelector{false, names}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"field2", std::string("t\0wo\xff", 5)}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"field2", std::string("t\0wo\xff", 5)}}));
 
   EXPECT_EQ(s->Read(table_, "user2", FieldSelector{}, &rs), Status::NotFound());
   ASSERT_EQ(s->Delete(table_, "user1"), Status::Ok());
@@ -105,7 +91,7 @@ TEST_F(HBaseTest, ScanReturnsRowsInKeyOrderFromTheStartRow) {
   for (int i = 0; i < 50; ++i) {
     const std::string k = "user" + std::to_string(1000 + i);
     const Owned rec = {{"field0", "v" + std::to_string(i)}, {"field1", "w"}};
-    auto v = Views(rec);
+    auto v = FieldViews(rec);
     ASSERT_EQ(s->Insert(table_, k, v), Status::Ok());
   }
   RecordSet rs;
@@ -113,12 +99,12 @@ TEST_F(HBaseTest, ScanReturnsRowsInKeyOrderFromTheStartRow) {
   ASSERT_EQ(rs.record_count(), 15u);
   for (std::size_t r = 0; r < 15; ++r) {
     EXPECT_EQ(rs.key(r), "user" + std::to_string(1010 + r));
-    EXPECT_EQ(FieldsOf(rs, r).at("field0"), "v" + std::to_string(10 + r));
+    EXPECT_EQ(FieldMap(rs, r).at("field0"), "v" + std::to_string(10 + r));
   }
   const std::string_view names[] = {"field1"};
   ASSERT_EQ(s->Scan(table_, "user1045", 100, FieldSelector{false, names}, &rs), Status::Ok());
   ASSERT_EQ(rs.record_count(), 5u);
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"field1", "w"}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"field1", "w"}}));
 }
 
 TEST_F(HBaseTest, ManyThreadsAndPipelinedClientsShareConnections) {
@@ -127,11 +113,11 @@ TEST_F(HBaseTest, ManyThreadsAndPipelinedClientsShareConnections) {
   auto a = store->NewClientSession(ClientSlot{0, 0, 0});
   auto b = store->NewClientSession(ClientSlot{0, 0, 1});
   const Owned rec = {{"field0", "x"}};
-  auto v = Views(rec);
+  auto v = FieldViews(rec);
   ASSERT_EQ(a->Insert(table_, "k1", v), Status::Ok());
   RecordSet rs;
   ASSERT_EQ(b->Read(table_, "k1", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0).at("field0"), "x");
+  EXPECT_EQ(FieldMap(rs, 0).at("field0"), "x");
 }
 
 TEST_F(HBaseTest, DurabilityIsAccepted) {
@@ -139,11 +125,11 @@ TEST_F(HBaseTest, DurabilityIsAccepted) {
     auto store = Open({{"hbase.durability", d}});
     auto s = store->NewSession(0);
     const Owned rec = {{"field0", d}};
-    auto v = Views(rec);
+    auto v = FieldViews(rec);
     ASSERT_EQ(s->Insert(table_, "k", v), Status::Ok()) << d;
     RecordSet rs;
     ASSERT_EQ(s->Read(table_, "k", FieldSelector{}, &rs), Status::Ok());
-    EXPECT_EQ(FieldsOf(rs, 0).at("field0"), d);
+    EXPECT_EQ(FieldMap(rs, 0).at("field0"), d);
   }
 }
 
@@ -205,7 +191,7 @@ TEST_F(HBaseTest, ClientBufferingSendsEveryPut) {
     int batched = 0;
     for (int i = 0; i < 100; ++i) {
       const Owned rec = {{"field0", std::string(90, static_cast<char>('a' + i % 26))}};
-      auto v = Views(rec);
+      auto v = FieldViews(rec);
       const Status st = s->Insert(table_, "user" + std::to_string(1000 + i), v);
       ASSERT_TRUE(st.ok()) << st.name();
       if (st.code() == Status::kBatchedOk) ++batched;
@@ -217,7 +203,7 @@ TEST_F(HBaseTest, ClientBufferingSendsEveryPut) {
   RecordSet rs;
   ASSERT_EQ(s->Scan(table_, "", 1000, FieldSelector{}, &rs), Status::Ok());
   ASSERT_EQ(rs.record_count(), 100u);
-  EXPECT_EQ(FieldsOf(rs, 99).at("field0"), std::string(90, static_cast<char>('a' + 99 % 26)));
+  EXPECT_EQ(FieldMap(rs, 99).at("field0"), std::string(90, static_cast<char>('a' + 99 % 26)));
 }
 
 // hbase.clientbuffering with a buffer larger than every record: the
@@ -280,7 +266,7 @@ TEST_F(HBaseTest, PresplitTableHasFourRegionsOnTheKeySpace) {
   // And the binding's operations reach every region.
   auto s = store->NewSession(0);
   const Owned rec = {{"field0", "v"}};
-  auto v = Views(rec);
+  auto v = FieldViews(rec);
   for (const auto& [row, want] : rows) ASSERT_EQ(s->Insert(table_, row, v), Status::Ok()) << row;
   RecordSet rs;
   ASSERT_EQ(s->Scan(table_, "", 100, FieldSelector{}, &rs), Status::Ok());
@@ -292,21 +278,21 @@ TEST_F(HBaseTest, EmptyValuesRoundTrip) {
   auto store = Open();
   auto s = store->NewSession(0);
   const Owned rec = {{"a", ""}, {"b", "x"}};
-  auto v = Views(rec);
+  auto v = FieldViews(rec);
   ASSERT_EQ(s->Insert(table_, "k", v), Status::Ok());
   RecordSet rs;
   ASSERT_EQ(s->Read(table_, "k", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"a", ""}, {"b", "x"}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"a", ""}, {"b", "x"}}));
   const Owned two = {{"c", ""}, {"b", "y"}};
-  auto v2 = Views(two);
+  auto v2 = FieldViews(two);
   ASSERT_EQ(s->Insert(table_, "k2", v2), Status::Ok());
   ASSERT_EQ(s->Read(table_, "k2", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", "y"}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", "y"}}));
   const Owned upd = {{"b", ""}};
-  auto v3 = Views(upd);
+  auto v3 = FieldViews(upd);
   ASSERT_EQ(s->Update(table_, "k2", v3), Status::Ok());
   ASSERT_EQ(s->Read(table_, "k2", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", ""}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", ""}}));
 }
 }  // namespace
 }  // namespace storebench

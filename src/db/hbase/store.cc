@@ -70,14 +70,7 @@ std::unique_ptr<Session> HBaseStore::NewSession(int) {
 std::unique_ptr<Session> HBaseStore::NewClientSession(const ClientSlot& slot) {
   const int pipeline = cluster_.options().pipeline;
   if (pipeline <= 1) return NewSession(slot.thread);
-  std::lock_guard lock(links_mu_);
-  auto& weak = links_[{slot.thread, slot.connection}];
-  std::shared_ptr<Client> client = weak.lock();
-  if (!client) {
-    client = std::make_shared<Client>(&cluster_, pipeline);
-    weak = client;
-  }
-  return NewHBaseSession(std::move(client));
+  return NewHBaseSession(links_.Get(slot, [&] { return std::make_shared<Client>(&cluster_, pipeline); }));
 }
 
 Capabilities HBaseStore::capabilities() const {

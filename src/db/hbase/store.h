@@ -13,9 +13,7 @@
 // {thread, connection} slot share one Client when hbase.pipeline > 1.
 #pragma once
 
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +21,7 @@
 #include "db/binding.h"
 #include "db/hbase/client.h"
 #include "db/hbase/options.h"
+#include "db/shared_clients.h"
 
 namespace storebench::hbase {
 
@@ -42,8 +41,7 @@ class HBaseStore : public Store {
   void EnsureTable(Client* admin);
 
   Cluster cluster_;
-  std::mutex links_mu_;
-  std::map<std::pair<int, int>, std::weak_ptr<Client>> links_;
+  SharedClients<Client> links_;  // the Client of each {thread, connection} when pipelining
 };
 
 }  // namespace storebench::hbase
