@@ -57,7 +57,10 @@ on_exit() {
 trap on_exit EXIT
 for s in "${servers[@]}"; do
   echo "== server: $s" >&2
-  line=$(scripts/servers/"$s".sh start "$server_root/$s")
+  extra=()
+  # Every hbase test makes a table of its own (a region, a memstore each): 1 GB of heap.
+  [ "$s" = hbase ] && extra=(--heap 1g)
+  line=$(scripts/servers/"$s".sh start "$server_root/$s" "${extra[@]}")
   # Every test makes tables of its own: in one cache group they share one set
   # of partitions, so dozens of tables fit in the node's memory.
   [ "$s" = ignite ] && line="$line ignite.cache_group=storebench_tests"

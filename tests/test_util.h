@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -197,6 +198,32 @@ inline Properties PropsOf(const Settings& settings) {
   Properties p;
   for (const auto& [k, v] : settings) p.Set(k, v);
   return p;
+}
+
+// Owned name/value pairs, in order: a test's record fields, or extra properties.
+using Owned = std::vector<std::pair<std::string, std::string>>;
+
+// The properties of a binding test against a server: the server's
+// settings, then table=`table`, then `extra` (later ones win).
+inline Properties ServerProps(const Settings& server, const std::string& table, const Owned& extra = {}) {
+  Properties p = PropsOf(server);
+  p.Set("table", table);
+  for (const auto& [k, v] : extra) p.Set(k, v);
+  return p;
+}
+
+// Views of rec's fields (valid while rec lives), for Insert/Update.
+inline std::vector<Field> FieldViews(const Owned& rec) {
+  std::vector<Field> v;
+  for (const auto& [n, val] : rec) v.push_back({n, val});
+  return v;
+}
+
+// Record r of `rs` as name -> value (field order not compared).
+inline std::map<std::string, std::string> FieldMap(const RecordSet& rs, std::size_t r) {
+  std::map<std::string, std::string> out;
+  for (std::size_t i = 0; i < rs.field_count(r); ++i) out[std::string(rs.field(r, i).name)] = rs.field(r, i).value;
+  return out;
 }
 
 // A TCP socket bound to a free port on 127.0.0.1 (port 0), its port in

@@ -250,6 +250,17 @@ class Session {
     *rows = 0;
     return Status::NotImplemented();
   }
+
+  // Sends every write the session still holds back (a binding that buffers
+  // writes to send them in batches, e.g. hbase.clientbuffering). The runner
+  // calls it exactly once per session, after that client's last operation
+  // of the phase (load or run; also when the phase was stopped early),
+  // inside the measured window: its time counts in the phase's runtime and
+  // throughput, as YCSB times DB.cleanup() as CLEANUP. Afterwards the
+  // session holds no unsent write, so its destructor sends nothing. A
+  // binding that overrides it says Capabilities::buffers_writes. This
+  // default has nothing to send: OK.
+  virtual Status Flush() { return Status::Ok(); }
 };
 
 
@@ -295,6 +306,10 @@ struct Capabilities {
   std::string why_no_transactions;
   // Session::Sql works (workload=sqlquery needs it).
   bool sql = false;
+  // Sessions hold writes back and Session::Flush sends them: the runner
+  // then records each session's flush as a CLEANUP operation (its latency
+  // and return code); without, only a failed flush is recorded.
+  bool buffers_writes = false;
 };
 
 // Where a client sits: its thread, its connection on that thread, and its

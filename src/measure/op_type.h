@@ -29,6 +29,11 @@ enum class OpType : std::uint8_t {
   // A read of batch.size records in one call (Session::BatchRead: a
   // multi-get where the store has one, as Yardstick's getAll).
   kBatchRead,
+  // Session::Flush at the end of a client's operations (YCSB's timed
+  // DB.cleanup()): recorded for bindings that buffer writes
+  // (Capabilities::buffers_writes) and for any flush that failed. Not one of
+  // the phase's operations; its time is in the phase's runtime.
+  kCleanup,
   kNumOps
 };
 inline constexpr int kNumOpTypes = static_cast<int>(OpType::kNumOps);
@@ -48,6 +53,7 @@ constexpr std::string_view OpName(OpType op) {
     case OpType::kSqlJoin: return "SQL-JOIN";
     case OpType::kSqlUpdate: return "SQL-UPDATE";
     case OpType::kBatchRead: return "BATCH-READ";
+    case OpType::kCleanup: return "CLEANUP";
     case OpType::kNumOps: break;
   }
   return "UNKNOWN";

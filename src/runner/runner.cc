@@ -50,11 +50,12 @@ std::uint64_t Share(std::uint64_t total, std::uint64_t n, std::uint64_t i) {
 }
 
 // Whether an operation type's count is part of the phase's operations: not
-// read-modify-write (composite: its read and update are counted too), and
+// read-modify-write (composite: its read and update are counted too), not
+// the end-of-phase CLEANUP (a flush of what the operations buffered), and
 // a batch insert once: per record in `load` (whose unit is the record), per
 // batch in `run` (whose operationcount counts operations).
 bool CountsAsOperations(OpType t, bool loading) {
-  if (t == OpType::kReadModifyWrite) return false;
+  if (t == OpType::kReadModifyWrite || t == OpType::kCleanup) return false;
   if (t == OpType::kBatchInsert) return !loading;
   if (t == OpType::kBatchInsertPerRecord) return loading;
   return true;
@@ -144,6 +145,7 @@ PhaseResult Runner::RunPhase() {
     auto c = std::make_unique<Client>();
     c->stats = std::make_unique<ThreadStats>(interval_ns, series_intended, opts_.target_ops_per_s > 0);
     for (OpType t : op_types) c->stats->Prepare(t);
+    if (caps.buffers_writes) c->stats->Prepare(OpType::kCleanup);
     const std::uint64_t thread_ops = Share(opts_.operation_count, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(i));
     const std::uint64_t thread_warmup = Share(opts_.warmup_operations, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(i));
     c->slots.resize(static_cast<std::size_t>(per_thread));
@@ -235,9 +237,9 @@ PhaseResult Runner::RunPhase() {
       db.set_failure_counter(&c.failures);
       RateSchedule schedule(start, per_client_rate);
       const std::uint64_t planned = s.ops_planned == kNothing ? 0 : s.ops_planned;
-      if (s.ops_planned == kNothing) return;
       // i counts operations; in `load` a record (a batch of n adds n).
-      for (std::uint64_t i = 0; (planned == 0 || i < planned) && !stop.load(std::memory_order_relaxed);) {
+      for (std::uint64_t i = 0; s.ops_planned != kNothing && (planned == 0 || i < planned) &&
+                                !stop.load(std::memory_order_relaxed);) {
         if (schedule.throttled()) {
           const std::int64_t due = schedule.DueNs(i);
           wait_until(due);
@@ -254,6 +256,9 @@ PhaseResult Runner::RunPhase() {
         // One writer per counter: the thread's clients run on this thread.
         c.ops_done.store(c.ops_done.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
       }
+      // What the session buffered is part of the phase (YCSB's CLEANUP):
+      // sent before the thread's end time is taken.
+      db.Flush(caps.buffers_writes);
     });
     c.end_ns = clock_.NowNs();
     c.stats->Finish(c.end_ns);

@@ -9,7 +9,10 @@
 // time. Warm-up operations run first, through the same path, and are then
 // discarded. The calling thread is the collector: it builds the per-second
 // time series, prints status lines, and stops the phase at
-// maxexecutiontime or on a stop request (SIGINT/SIGTERM).
+// maxexecutiontime or on a stop request (SIGINT/SIGTERM). After its last
+// operation each client calls its session's Flush once, before its
+// thread's end time is taken, so writes a binding buffers are sent inside
+// the phase's runtime (recorded as CLEANUP; see Session::Flush).
 #pragma once
 
 #include <signal.h>

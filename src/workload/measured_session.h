@@ -106,6 +106,19 @@ class MeasuredSession {
     Record(OpType::kBatchRead, st, start, end);
     return st;
   }
+  // The session's end-of-operations Session::Flush, timed: recorded as
+  // CLEANUP when `record_ok` (a binding that buffers writes) or when it
+  // failed. Counted in the failure counter when it failed.
+  Status Flush(bool record_ok) {
+    const std::int64_t start = Now();
+    const Status st = session_->Flush();
+    const std::int64_t end = Now();
+    if (record_ok || !st.ok()) {
+      intended_ns_ = kNone;  // a flush has no due time: it follows the last operation
+      Record(OpType::kCleanup, st, start, end);
+    }
+    return st;
+  }
   // The wrapped session, for workloads that time a composite operation
   // themselves (a transaction) and Record it as one.
   Session* session() const { return session_; }

@@ -6,6 +6,7 @@
 // directory).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -15,14 +16,22 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/hbase/client.h"
+#include "db/hbase/options.h"
 #include "db/registry.h"
+#include "measure/clock.h"
+#include "net/socket.h"
+#include "runner/runner.h"
 #include "test_util.h"
+#include "workload/core_workload.h"
 
 namespace storebench {
 namespace {
 
+using test_util::FieldMap;
+using test_util::FieldViews;
+using test_util::Owned;
 using test_util::Settings;
-using Owned = std::vector<std::pair<std::string, std::string>>;
 
 class HBaseTest : public ::testing::Test {
  protected:
@@ -31,25 +40,9 @@ class HBaseTest : public ::testing::Test {
     STOREBENCH_NEED_SERVER("hbase", server_);
     table_ = test_util::UniqueTable("hb");
   }
-  Properties Props(const Owned& extra = {}) const {
-    Properties p;
-    for (const auto& [k, v] : server_) p.Set(k, v);
-    p.Set("table", table_);
-    for (const auto& [k, v] : extra) p.Set(k, v);
-    return p;
-  }
+  Properties Props(const Owned& extra = {}) const { return test_util::ServerProps(server_, table_, extra); }
   std::unique_ptr<Store> Open(const Owned& extra = {}) const {
     return FindBinding("hbase").open(Props(extra), OpenContext{});
-  }
-  static std::vector<Field> Views(const Owned& owned) {
-    std::vector<Field> out;
-    for (const auto& [n, v] : owned) out.push_back({n, v});
-    return out;
-  }
-  static std::map<std::string, std::string> FieldsOf(const RecordSet& rs, std::size_t r) {
-    std::map<std::string, std::string> out;
-    for (std::size_t i = 0; i < rs.field_count(r); ++i) out[std::string(rs.field(r, i).name)] = rs.field(r, i).value;
-    return out;
   }
   std::string Server(const std::string& key) const {
     for (const auto& [k, v] : server_) {
@@ -66,26 +59,26 @@ TEST_F(HBaseTest, InsertReadUpdateDelete) {
   auto store = Open();
   auto s = store->NewSession(0);
   const Owned rec = {{"field0", "zero"}, {"field1", "one"}, {"field2", std::string("t\0wo\xff", 5)}};
-  auto views = Views(rec);
+  auto views = FieldViews(rec);
   ASSERT_EQ(s->Insert(table_, "user1", views), Status::Ok());
   RecordSet rs;
   ASSERT_EQ(s->Read(table_, "user1", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{
                                  {"field0", "zero"}, {"field1", "one"}, {"field2", std::string("t\0wo\xff", 5)}}));
   EXPECT_EQ(rs.key(0), "user1");
 
   // An update sets its columns and keeps the others (one Put).
   const Owned one = {{"field1", "ONE"}};
-  auto one_views = Views(one);
+  auto one_views = FieldViews(one);
   ASSERT_EQ(s->Update(table_, "user1", one_views), Status::Ok());
   ASSERT_EQ(s->Read(table_, "user1", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0).at("field1"), "ONE");
-  EXPECT_EQ(FieldsOf(rs, 0).at("field0"), "zero");
+  EXPECT_EQ(FieldMap(rs, 0).at("field1"), "ONE");
+  EXPECT_EQ(FieldMap(rs, 0).at("field0"), "zero");
 
   // Chosen fields only.
   const std::string_view names[] = {"field2", "nosuch"};
   ASSERT_EQ(s->Read(table_, "user1", FieldSelector{false, names}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"field2", std::string("t\0wo\xff", 5)}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"field2", std::string("t\0wo\xff", 5)}}));
 
   EXPECT_EQ(s->Read(table_, "user2", FieldSelector{}, &rs), Status::NotFound());
   ASSERT_EQ(s->Delete(table_, "user1"), Status::Ok());
@@ -98,7 +91,7 @@ TEST_F(HBaseTest, ScanReturnsRowsInKeyOrderFromTheStartRow) {
   for (int i = 0; i < 50; ++i) {
     const std::string k = "user" + std::to_string(1000 + i);
     const Owned rec = {{"field0", "v" + std::to_string(i)}, {"field1", "w"}};
-    auto v = Views(rec);
+    auto v = FieldViews(rec);
     ASSERT_EQ(s->Insert(table_, k, v), Status::Ok());
   }
   RecordSet rs;
@@ -106,12 +99,12 @@ TEST_F(HBaseTest, ScanReturnsRowsInKeyOrderFromTheStartRow) {
   ASSERT_EQ(rs.record_count(), 15u);
   for (std::size_t r = 0; r < 15; ++r) {
     EXPECT_EQ(rs.key(r), "user" + std::to_string(1010 + r));
-    EXPECT_EQ(FieldsOf(rs, r).at("field0"), "v" + std::to_string(10 + r));
+    EXPECT_EQ(FieldMap(rs, r).at("field0"), "v" + std::to_string(10 + r));
   }
   const std::string_view names[] = {"field1"};
   ASSERT_EQ(s->Scan(table_, "user1045", 100, FieldSelector{false, names}, &rs), Status::Ok());
   ASSERT_EQ(rs.record_count(), 5u);
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"field1", "w"}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"field1", "w"}}));
 }
 
 TEST_F(HBaseTest, ManyThreadsAndPipelinedClientsShareConnections) {
@@ -120,11 +113,11 @@ TEST_F(HBaseTest, ManyThreadsAndPipelinedClientsShareConnections) {
   auto a = store->NewClientSession(ClientSlot{0, 0, 0});
   auto b = store->NewClientSession(ClientSlot{0, 0, 1});
   const Owned rec = {{"field0", "x"}};
-  auto v = Views(rec);
+  auto v = FieldViews(rec);
   ASSERT_EQ(a->Insert(table_, "k1", v), Status::Ok());
   RecordSet rs;
   ASSERT_EQ(b->Read(table_, "k1", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0).at("field0"), "x");
+  EXPECT_EQ(FieldMap(rs, 0).at("field0"), "x");
 }
 
 TEST_F(HBaseTest, DurabilityIsAccepted) {
@@ -132,11 +125,11 @@ TEST_F(HBaseTest, DurabilityIsAccepted) {
     auto store = Open({{"hbase.durability", d}});
     auto s = store->NewSession(0);
     const Owned rec = {{"field0", d}};
-    auto v = Views(rec);
+    auto v = FieldViews(rec);
     ASSERT_EQ(s->Insert(table_, "k", v), Status::Ok()) << d;
     RecordSet rs;
     ASSERT_EQ(s->Read(table_, "k", FieldSelector{}, &rs), Status::Ok());
-    EXPECT_EQ(FieldsOf(rs, 0).at("field0"), d);
+    EXPECT_EQ(FieldMap(rs, 0).at("field0"), d);
   }
 }
 
@@ -144,6 +137,7 @@ TEST_F(HBaseTest, BadPropertiesAreOneLineConfigErrors) {
   EXPECT_THROW(FindBinding("hbase").open(Properties(), OpenContext{}), ConfigError);
   EXPECT_THROW(Open({{"hbase.durability", "SOMETIMES"}}), ConfigError);
   EXPECT_THROW(Open({{"hbase.timeout_ms", "0"}}), ConfigError);
+  EXPECT_THROW(Open({{"hbase.presplit", "0"}}), ConfigError);
 }
 
 TEST_F(HBaseTest, NoMasterIsASetupError) {
@@ -197,7 +191,7 @@ TEST_F(HBaseTest, ClientBufferingSendsEveryPut) {
     int batched = 0;
     for (int i = 0; i < 100; ++i) {
       const Owned rec = {{"field0", std::string(90, static_cast<char>('a' + i % 26))}};
-      auto v = Views(rec);
+      auto v = FieldViews(rec);
       const Status st = s->Insert(table_, "user" + std::to_string(1000 + i), v);
       ASSERT_TRUE(st.ok()) << st.name();
       if (st.code() == Status::kBatchedOk) ++batched;
@@ -209,7 +203,74 @@ TEST_F(HBaseTest, ClientBufferingSendsEveryPut) {
   RecordSet rs;
   ASSERT_EQ(s->Scan(table_, "", 1000, FieldSelector{}, &rs), Status::Ok());
   ASSERT_EQ(rs.record_count(), 100u);
-  EXPECT_EQ(FieldsOf(rs, 99).at("field0"), std::string(90, static_cast<char>('a' + 99 % 26)));
+  EXPECT_EQ(FieldMap(rs, 99).at("field0"), std::string(90, static_cast<char>('a' + 99 % 26)));
+}
+
+// hbase.clientbuffering with a buffer larger than every record: the
+// runner's end-of-load Flush sends them all inside the timed phase, as
+// CLEANUP (one per session), and the rows are there once the load returns.
+TEST_F(HBaseTest, ClientBufferingFlushIsTimedInTheLoad) {
+  auto store = Open({{"hbase.clientbuffering", "true"}, {"hbase.writebuffersize", std::to_string(64 << 20)}});
+  CoreWorkloadOptions wo;
+  wo.table = table_;
+  wo.recordcount = 600;
+  wo.insertcount = 600;
+  CoreWorkload w(wo);
+  RunnerOptions o;
+  o.loading = true;
+  o.threads = 3;
+  o.operation_count = 600;
+  o.binding = "hbase";
+  SteadyClock clock;
+  PhaseResult r = Runner(*store, w, o, clock, nullptr).Run();
+  const OpResult* ins = test_util::FindOp(r, "INSERT");
+  ASSERT_NE(ins, nullptr);
+  EXPECT_EQ(ins->return_codes[Status::kBatchedOk], 600u) << "every insert was buffered";
+  const OpResult* cleanup = test_util::FindOp(r, "CLEANUP");
+  ASSERT_NE(cleanup, nullptr);
+  EXPECT_EQ(cleanup->return_codes[Status::kOk], 3u) << "one flush per session, each OK";
+  EXPECT_EQ(test_util::FindOp(r, "CLEANUP-FAILED"), nullptr);
+  // The flushes ran inside the phase: its runtime is at least the slowest.
+  EXPECT_GE(r.runtime_ms * 1'000'000 + 999'999, static_cast<std::int64_t>(cleanup->service.max()));
+  EXPECT_EQ(r.operations, 600u);
+  auto s = store->NewSession(0);
+  RecordSet rs;
+  ASSERT_EQ(s->Scan(table_, "", 1000, FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(rs.record_count(), 600u);
+  for (int i = 0; i < 600; i += 97) {
+    EXPECT_EQ(s->Read(table_, w.BuildKey(i), FieldSelector{}, &rs), Status::Ok()) << i;
+  }
+}
+
+// hbase.presplit=4: the binding creates its table in 4 regions split at
+// the launcher's points (db/hbase/presplit.h), and routes keys by them.
+TEST_F(HBaseTest, PresplitTableHasFourRegionsOnTheKeySpace) {
+  auto store = Open({{"hbase.presplit", "4"}});
+  const std::vector<std::string> starts = {"", "user3249", "user5499", "user7749"};
+  hbase::Cluster cluster(hbase::ParseOptions(Props()));
+  hbase::Client client(&cluster, 1);
+  const std::int64_t deadline = net::DeadlineAfterMs(30000);
+  std::vector<std::string> names;
+  // A key just before each split point, the point itself, and the last keys.
+  const std::vector<std::pair<std::string, std::size_t>> rows = {
+      {"user1000", 0}, {"user3248999", 0}, {"user3249", 1}, {"user5498", 1}, {"user5499000", 2},
+      {"user7748", 2}, {"user7749", 3}, {"user9999999", 3}};
+  for (const auto& [row, want] : rows) {
+    hbase::Region region;
+    ASSERT_EQ(client.Locate(table_, row, deadline, &region), Status::Ok()) << row;
+    EXPECT_EQ(region.start_key, starts[want]) << row;
+    EXPECT_EQ(region.end_key, want + 1 < starts.size() ? starts[want + 1] : "") << row;
+    if (std::find(names.begin(), names.end(), region.name) == names.end()) names.push_back(region.name);
+  }
+  EXPECT_EQ(names.size(), 4u);
+  // And the binding's operations reach every region.
+  auto s = store->NewSession(0);
+  const Owned rec = {{"field0", "v"}};
+  auto v = FieldViews(rec);
+  for (const auto& [row, want] : rows) ASSERT_EQ(s->Insert(table_, row, v), Status::Ok()) << row;
+  RecordSet rs;
+  ASSERT_EQ(s->Scan(table_, "", 100, FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(rs.record_count(), rows.size()) << "a scan continues through the 4 regions";
 }
 
 // Empty values, on a fresh row and through the replace and update paths.
@@ -217,21 +278,21 @@ TEST_F(HBaseTest, EmptyValuesRoundTrip) {
   auto store = Open();
   auto s = store->NewSession(0);
   const Owned rec = {{"a", ""}, {"b", "x"}};
-  auto v = Views(rec);
+  auto v = FieldViews(rec);
   ASSERT_EQ(s->Insert(table_, "k", v), Status::Ok());
   RecordSet rs;
   ASSERT_EQ(s->Read(table_, "k", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"a", ""}, {"b", "x"}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"a", ""}, {"b", "x"}}));
   const Owned two = {{"c", ""}, {"b", "y"}};
-  auto v2 = Views(two);
+  auto v2 = FieldViews(two);
   ASSERT_EQ(s->Insert(table_, "k2", v2), Status::Ok());
   ASSERT_EQ(s->Read(table_, "k2", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", "y"}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", "y"}}));
   const Owned upd = {{"b", ""}};
-  auto v3 = Views(upd);
+  auto v3 = FieldViews(upd);
   ASSERT_EQ(s->Update(table_, "k2", v3), Status::Ok());
   ASSERT_EQ(s->Read(table_, "k2", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", ""}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"c", ""}, {"b", ""}}));
 }
 
 std::uint64_t StatOf(Store& store, const std::string& name) {
@@ -270,9 +331,9 @@ TEST_F(HBaseTest, LargeBatchesAreSplitIntoRequestsOfHBasesClientSize) {
   RecordSet rs;
   ASSERT_EQ(s->Scan(table_, "row", 6000, FieldSelector{}, &rs), Status::Ok());
   ASSERT_EQ(rs.record_count(), 5000u);
-  EXPECT_EQ(FieldsOf(rs, 4999).at("field0"), "4999");
+  EXPECT_EQ(FieldMap(rs, 4999).at("field0"), "4999");
   ASSERT_EQ(s->Read(table_, "big4", FieldSelector{}, &rs), Status::Ok());
-  EXPECT_EQ(FieldsOf(rs, 0).at("field0").size(), value.size());
+  EXPECT_EQ(FieldMap(rs, 0).at("field0").size(), value.size());
 }
 
 // Rows answered BATCHED_OK whose flush then fails are counted (here: the

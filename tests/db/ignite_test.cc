@@ -18,8 +18,10 @@
 namespace storebench {
 namespace {
 
+using test_util::FieldMap;
+using test_util::FieldViews;
+using test_util::Owned;
 using test_util::Settings;
-using Owned = std::vector<std::pair<std::string, std::string>>;
 
 class IgniteTest : public ::testing::Test {
  protected:
@@ -29,30 +31,17 @@ class IgniteTest : public ::testing::Test {
     table_ = test_util::UniqueTable("ign");
   }
   Properties Props(const Owned& extra = {}) const {
-    Properties p;
-    for (const auto& [k, v] : server_) p.Set(k, v);
-    p.Set("table", table_);
-    p.Set("fieldcount", "3");
-    for (const auto& [k, v] : extra) p.Set(k, v);
-    return p;
+    Owned all = {{"fieldcount", "3"}};
+    all.insert(all.end(), extra.begin(), extra.end());
+    return test_util::ServerProps(server_, table_, all);
   }
   std::unique_ptr<Store> Open(const Owned& extra = {}) const {
     return FindBinding("ignite").open(Props(extra), OpenContext{});
   }
-  static std::vector<Field> Views(const Owned& owned) {
-    std::vector<Field> out;
-    for (const auto& [n, v] : owned) out.push_back({n, v});
-    return out;
-  }
-  static std::map<std::string, std::string> FieldsOf(const RecordSet& rs, std::size_t r) {
-    std::map<std::string, std::string> out;
-    for (std::size_t i = 0; i < rs.field_count(r); ++i) out[std::string(rs.field(r, i).name)] = rs.field(r, i).value;
-    return out;
-  }
   std::map<std::string, std::string> ReadAll(Session* s, const std::string& key, Status* st) const {
     RecordSet rs;
     *st = s->Read(table_, key, FieldSelector{}, &rs);
-    return st->ok() ? FieldsOf(rs, 0) : std::map<std::string, std::string>{};
+    return st->ok() ? FieldMap(rs, 0) : std::map<std::string, std::string>{};
   }
 
   Settings server_;
@@ -63,7 +52,7 @@ TEST_F(IgniteTest, InsertReadUpdateDelete) {
   auto store = Open();
   auto s = store->NewSession(0);
   const Owned rec = {{"field0", "zero"}, {"field1", "one"}, {"field2", "two"}};
-  auto views = Views(rec);
+  auto views = FieldViews(rec);
   ASSERT_TRUE(s->Insert(table_, "user1", views).ok());
   Status st;
   EXPECT_EQ(ReadAll(s.get(), "user1", &st),
@@ -72,14 +61,14 @@ TEST_F(IgniteTest, InsertReadUpdateDelete) {
 
   // One field: get, merge, replace-if-equals; the other fields stay.
   const Owned one = {{"field1", "ONE"}};
-  auto one_views = Views(one);
+  auto one_views = FieldViews(one);
   ASSERT_TRUE(s->Update(table_, "user1", one_views).ok());
   EXPECT_EQ(ReadAll(s.get(), "user1", &st),
             (std::map<std::string, std::string>{{"field0", "zero"}, {"field1", "ONE"}, {"field2", "two"}}));
 
   // Every field: one replace.
   const Owned all = {{"field0", "a"}, {"field1", "b"}, {"field2", "c"}};
-  auto all_views = Views(all);
+  auto all_views = FieldViews(all);
   ASSERT_TRUE(s->Update(table_, "user1", all_views).ok());
   EXPECT_EQ(ReadAll(s.get(), "user1", &st),
             (std::map<std::string, std::string>{{"field0", "a"}, {"field1", "b"}, {"field2", "c"}}));
@@ -89,7 +78,7 @@ TEST_F(IgniteTest, InsertReadUpdateDelete) {
   const std::string_view names[] = {"field2"};
   FieldSelector sel{false, names};
   ASSERT_TRUE(s->Read(table_, "user1", sel, &rs).ok());
-  EXPECT_EQ(FieldsOf(rs, 0), (std::map<std::string, std::string>{{"field2", "c"}}));
+  EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"field2", "c"}}));
 
   EXPECT_EQ(s->Update(table_, "nobody", one_views).code(), Status::kNotFound);
   EXPECT_EQ(s->Update(table_, "nobody", all_views).code(), Status::kNotFound);
@@ -117,11 +106,11 @@ TEST_F(IgniteTest, MergeKeepsFieldsOfLargeRecords) {
       rec.emplace_back("field" + std::to_string(i), std::string(len, static_cast<char>('a' + i)));
       want[rec.back().first] = rec.back().second;
     }
-    auto views = Views(rec);
+    auto views = FieldViews(rec);
     ASSERT_TRUE(s->Insert(table_, "k", views).ok());
     for (int i : {3, 0, 9}) {
       const Owned one = {{"field" + std::to_string(i), std::string(len / 2, 'Z')}};
-      auto v = Views(one);
+      auto v = FieldViews(one);
       ASSERT_TRUE(s->Update(table_, "k", v).ok());
       want[one[0].first] = one[0].second;
       Status st;

@@ -15,8 +15,7 @@
 
 namespace storebench::test_util {
 
-// A record as owned (field name, value) pairs, in order.
-using Owned = std::vector<std::pair<std::string, std::string>>;
+// Owned (a record as (field name, value) pairs) and FieldViews: test_util.h.
 
 // The fields of record r of rs.
 inline Owned FieldsOf(const RecordSet& rs, std::size_t r) {
@@ -26,13 +25,6 @@ inline Owned FieldsOf(const RecordSet& rs, std::size_t r) {
     out.emplace_back(std::string(f.name), std::string(f.value));
   }
   return out;
-}
-
-// Views of rec's fields (valid while rec lives).
-inline std::vector<Field> FieldViews(const Owned& rec) {
-  std::vector<Field> v;
-  for (const auto& [n, val] : rec) v.push_back({n, val});
-  return v;
 }
 
 inline Status Insert(Session* s, const std::string& table, const std::string& key, const Owned& rec) {

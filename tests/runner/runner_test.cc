@@ -404,6 +404,111 @@ TEST(RunnerFiberTest, ABlockingBindingRefusesSeveralClientsPerThread) {
   }
 }
 
+// A store whose sessions buffer their writes: each operation is quick and
+// Flush "sends" them by sleeping flush_ms (through io::SleepUntil, so
+// fibers of one thread flush side by side) and returns flush_status.
+class BufferingStore final : public Store {
+ public:
+  BufferingStore(int flush_ms, Status flush_status, bool waits_through_io)
+      : flush_ms_(flush_ms), flush_status_(flush_status), waits_through_io_(waits_through_io) {}
+  class S final : public Session {
+   public:
+    explicit S(BufferingStore& s) : s_(s) {}
+    ~S() override {
+      if (flushes_ != 1) s_.wrong_flush_counts_++;
+    }
+    Status Read(std::string_view, std::string_view, const FieldSelector&, RecordSet* out) override {
+      out->Clear();
+      return Op();
+    }
+    Status Scan(std::string_view, std::string_view, std::uint64_t, const FieldSelector&, RecordSet*) override {
+      return Op();
+    }
+    Status Update(std::string_view, std::string_view, std::span<const Field>) override { return Op(); }
+    Status Insert(std::string_view, std::string_view, std::span<const Field>) override { return Op(); }
+    Status Delete(std::string_view, std::string_view) override { return Op(); }
+    Status Flush() override {
+      ++flushes_;
+      s_.flushes_++;
+      io::SleepUntil(SteadyClock::Now() + std::int64_t{s_.flush_ms_} * 1'000'000);
+      return s_.flush_status_;
+    }
+
+   private:
+    Status Op() {
+      if (flushes_ > 0) s_.ops_after_flush_++;
+      return Status::Ok();
+    }
+    BufferingStore& s_;
+    int flushes_ = 0;
+  };
+  std::unique_ptr<Session> NewSession(int) override {
+    s_sessions_++;
+    return std::make_unique<S>(*this);
+  }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.buffers_writes = true;
+    c.waits_through_io = waits_through_io_;
+    return c;
+  }
+
+  const int flush_ms_;
+  const Status flush_status_;
+  const bool waits_through_io_;
+  std::atomic<int> s_sessions_{0}, flushes_{0}, wrong_flush_counts_{0}, ops_after_flush_{0};
+};
+
+TEST(RunnerTest, EachSessionFlushesOnceInsideTheTimedPhase) {
+  for (const bool loading : {true, false}) {
+    SCOPED_TRACE(loading ? "load" : "run");
+    BufferingStore store(/*flush_ms=*/200, Status::Ok(), /*waits_through_io=*/false);
+    CoreWorkload w(ReadOnly(100));
+    RunnerOptions o;
+    o.loading = loading;
+    o.threads = 3;
+    o.operation_count = 100;
+    o.binding = "buffering";
+    SteadyClock clock;
+    PhaseResult r = Runner(store, w, o, clock, nullptr).Run();
+    EXPECT_EQ(store.flushes_.load(), 3);
+    EXPECT_EQ(store.s_sessions_.load(), 3);
+    EXPECT_EQ(store.wrong_flush_counts_.load(), 0) << "each session flushed exactly once";
+    EXPECT_EQ(store.ops_after_flush_.load(), 0) << "the flush comes after the session's last operation";
+    EXPECT_GE(r.runtime_ms, 200) << "the runtime includes the flush";
+    EXPECT_EQ(r.operations, 100u) << "a flush is not one of the phase's operations";
+    EXPECT_LE(r.throughput_ops_per_s, 100 / 0.2);
+    const OpResult* cleanup = FindOp(r, "CLEANUP");
+    ASSERT_NE(cleanup, nullptr);
+    EXPECT_EQ(cleanup->return_codes[Status::kOk], 3u);
+    EXPECT_GE(cleanup->service.min(), 200'000'000u);
+  }
+}
+
+TEST(RunnerFiberTest, EveryFiberSessionFlushesOnceBeforeItsThreadEnds) {
+  BufferingStore store(/*flush_ms=*/200, Status::Error(), /*waits_through_io=*/true);
+  CoreWorkload w(ReadOnly(100));
+  RunnerOptions o;
+  o.loading = true;
+  o.threads = 2;
+  o.connections = 3;
+  o.operation_count = 100;
+  o.binding = "buffering";
+  SteadyClock clock;
+  PhaseResult r = Runner(store, w, o, clock, nullptr).Run();
+  EXPECT_EQ(store.s_sessions_.load(), 6);
+  EXPECT_EQ(store.flushes_.load(), 6);
+  EXPECT_EQ(store.wrong_flush_counts_.load(), 0);
+  EXPECT_EQ(store.ops_after_flush_.load(), 0);
+  EXPECT_GE(r.runtime_ms, 200);
+  const OpResult* failed = FindOp(r, "CLEANUP-FAILED");
+  ASSERT_NE(failed, nullptr) << "a failed flush is counted";
+  EXPECT_EQ(failed->service.count(), 6u);
+  const OpResult* cleanup = FindOp(r, "CLEANUP");
+  ASSERT_NE(cleanup, nullptr);
+  EXPECT_EQ(cleanup->return_codes[Status::kError], 6u);
+}
+
 TEST(RunnerTest, ErrorsMaxStopsThePhase) {
   FakeClock clock;
   class FailingStore final : public Store {

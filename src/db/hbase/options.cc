@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "core/error.h"
+#include "db/hbase/presplit.h"
 
 namespace storebench::hbase {
 
@@ -33,6 +34,7 @@ Options ParseOptions(const Properties& props) {
   o.client_buffering = props.GetBool("hbase.clientbuffering", d.client_buffering);
   o.write_buffer_bytes = props.GetInt("hbase.writebuffersize", d.write_buffer_bytes, 1, std::int64_t{1} << 40);
   o.create_table = props.GetBool("hbase.create_table", d.create_table);
+  o.presplit_regions = static_cast<int>(props.GetInt("hbase.presplit", d.presplit_regions, 1, kMaxPresplitRegions));
   o.table = props.GetString("table", d.table);
   return o;
 }
@@ -62,7 +64,10 @@ std::vector<PropertySpec> PropertySpecs() {
       {"hbase.writebuffersize", std::to_string(d.write_buffer_bytes),
        "the write buffer in bytes (keys, names and values) before a flush (YCSB's writebuffersize)"},
       {"hbase.create_table", "true",
-       "create the workload's table (one column family, one region) when it does not exist"},
+       "create the workload's table (one column family, hbase.presplit regions) when it does not exist"},
+      {"hbase.presplit", std::to_string(d.presplit_regions),
+       "regions of the table the binding creates, 1 to " + std::to_string(kMaxPresplitRegions) +
+           ", split on YCSB's key space at \"user\" + (1000 + i * 8999 / N), i = 1..N-1 (as hbase.sh --presplit)"},
   };
 }
 

@@ -26,6 +26,8 @@ class HBaseSession : public Session {
     return Guard([&] { return batch_.Read(table, keys, fields, out, Deadline()); });
   }
 
+  // Sends what is still buffered when the runner's Flush did not (a session
+  // used outside the runner); after it there is nothing left to send.
   ~HBaseSession() override { Flush(); }
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
@@ -185,7 +187,6 @@ class HBaseSession : public Session {
     });
   }
 
- private:
   // hbase.clientbuffering: the put joins the session's write buffer (BATCHED_OK);
   // a full buffer is sent as Multi batches of puts, and the operation that
   // filled it answers for the flush.
@@ -203,8 +204,9 @@ class HBaseSession : public Session {
     });
   }
 
-  // Sends the write buffer (plain puts, as YCSB's buffered mutator does).
-  Status Flush() {
+  // Sends the write buffer (plain puts, as YCSB's buffered mutator does);
+  // the runner calls it at the end of the client's operations, timed.
+  Status Flush() override {
     return Guard([&] {
       if (buffer_.empty()) return Status::Ok();
       std::size_t written = 0;
@@ -218,6 +220,7 @@ class HBaseSession : public Session {
     });
   }
 
+ private:
   // One Mutate PUT of the given columns.
   Status Put(std::string_view table, std::string_view key, std::span<const Field> values, std::int64_t deadline = 0) {
     FillPut(mut_req_.mutable_mutation(), key, values);

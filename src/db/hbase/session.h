@@ -19,6 +19,10 @@
 //   Delete  Mutate DELETE of the whole row.
 //   Batch   BatchInsert and BatchRead: one Multi per region server
 //           (db/hbase/batch.h).
+//   Flush   hbase.clientbuffering: the buffered puts (Insert and Update
+//           join a buffer of hbase.writebuffersize bytes, sent as Multi
+//           batches when full) are sent; the runner calls it once at the
+//           end of the client's operations, inside the timed phase.
 // Every put and delete carries hbase.durability.
 //   Scan    Scan from the start row (the named columns), up to count rows,
 //           opened and closed in one ScanRequest (number_of_rows, close);

@@ -4,6 +4,7 @@
 
 #include "MasterAdmin.pb.h"
 #include "core/error.h"
+#include "db/hbase/presplit.h"
 #include "db/hbase/session.h"
 #include "net/socket.h"
 
@@ -22,6 +23,13 @@ void HBaseStore::EnsureTable(Client* admin) {
   bool created = false;
   for (int attempt = 0;; ++attempt) {
     Status st = admin->Locate(opts.table, "", deadline, &region);
+    // A table just created pre-split: every region online, not only the first.
+    if (created) {
+      for (const std::string& key : PresplitKeys(opts.presplit_regions)) {
+        if (!st.ok()) break;
+        st = admin->Locate(opts.table, key, deadline, &region);
+      }
+    }
     if (st.ok()) return;
     if (st.code() == Status::kNotFound && opts.create_table && !created) {
       pb::CreateTableRequest req;
@@ -30,6 +38,7 @@ void HBaseStore::EnsureTable(Client* admin) {
       schema->mutable_table_name()->set_namespace_(colon == std::string::npos ? "default" : opts.table.substr(0, colon));
       schema->mutable_table_name()->set_qualifier(colon == std::string::npos ? opts.table : opts.table.substr(colon + 1));
       schema->add_column_families()->set_name(opts.family);
+      for (const std::string& key : PresplitKeys(opts.presplit_regions)) req.add_split_keys(key);
       pb::CreateTableResponse resp;
       CallBuffers buf;
       st = admin->MasterCall("MasterService", "CreateTable", req, &resp, deadline, &buf);
@@ -63,14 +72,7 @@ std::unique_ptr<Session> HBaseStore::NewSession(int) {
 std::unique_ptr<Session> HBaseStore::NewClientSession(const ClientSlot& slot) {
   const int pipeline = cluster_.options().pipeline;
   if (pipeline <= 1) return NewSession(slot.thread);
-  std::lock_guard lock(links_mu_);
-  auto& weak = links_[{slot.thread, slot.connection}];
-  std::shared_ptr<Client> client = weak.lock();
-  if (!client) {
-    client = std::make_shared<Client>(&cluster_, pipeline);
-    weak = client;
-  }
-  return NewHBaseSession(std::move(client));
+  return NewHBaseSession(links_.Get(slot, [&] { return std::make_shared<Client>(&cluster_, pipeline); }));
 }
 
 Capabilities HBaseStore::capabilities() const {
@@ -81,6 +83,7 @@ Capabilities HBaseStore::capabilities() const {
   c.pipeline = cluster_.options().pipeline;
   c.native_batch_insert = true;  // one Multi per region server (best effort across regions)
   c.native_batch_read = true;    // one Multi of Gets per region server
+  c.buffers_writes = cluster_.options().client_buffering;  // Session::Flush sends the write buffer
   return c;
 }
 

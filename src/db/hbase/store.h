@@ -5,17 +5,15 @@
 // Opening asks the master's connection registry where hbase:meta is and
 // looks up the workload's table there; when it does not exist (and
 // hbase.create_table is on) it creates it through the master
-// (MasterService.CreateTable: one column family hbase.columnfamily, one
-// region) and waits until its region is online. An unreachable master is a
-// one-line SetupError.
+// (MasterService.CreateTable: one column family hbase.columnfamily,
+// hbase.presplit regions split as db/hbase/presplit.h) and waits until its
+// regions are online. An unreachable master is a one-line SetupError.
 //
 // Thread-safe: sessions are handed out to any thread; the clients of one
 // {thread, connection} slot share one Client when hbase.pipeline > 1.
 #pragma once
 
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +21,7 @@
 #include "db/binding.h"
 #include "db/hbase/client.h"
 #include "db/hbase/options.h"
+#include "db/shared_clients.h"
 
 namespace storebench::hbase {
 
@@ -46,8 +45,7 @@ class HBaseStore : public Store {
   void EnsureTable(Client* admin);
 
   Cluster cluster_;
-  std::mutex links_mu_;
-  std::map<std::pair<int, int>, std::weak_ptr<Client>> links_;
+  SharedClients<Client> links_;  // the Client of each {thread, connection} when pipelining
 };
 
 }  // namespace storebench::hbase

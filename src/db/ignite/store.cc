@@ -43,14 +43,8 @@ std::unique_ptr<Session> IgniteStore::NewSession(int thread_id) {
 std::unique_ptr<Session> IgniteStore::NewClientSession(const ClientSlot& slot) {
   const int pipeline = cluster_.options().pipeline;
   if (pipeline <= 1) return NewSession(slot.thread);
-  std::lock_guard lock(links_mu_);
-  auto& weak = links_[{slot.thread, slot.connection}];
-  std::shared_ptr<Client> client = weak.lock();
-  if (!client) {
-    client = std::make_shared<Client>(&cluster_, slot.thread, pipeline);
-    weak = client;
-  }
-  return NewIgniteSession(std::move(client));
+  return NewIgniteSession(
+      links_.Get(slot, [&] { return std::make_shared<Client>(&cluster_, slot.thread, pipeline); }));
 }
 
 Capabilities IgniteStore::capabilities() const {

@@ -15,7 +15,6 @@
 // a mutex.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,6 +25,7 @@
 #include "db/ignite/client.h"
 #include "db/ignite/cluster.h"
 #include "db/ignite/options.h"
+#include "db/shared_clients.h"
 
 namespace storebench::ignite {
 
@@ -48,8 +48,7 @@ class IgniteStore : public Store {
   Cluster cluster_;
   std::mutex admin_mu_;
   std::unique_ptr<Client> admin_;
-  std::mutex links_mu_;
-  std::map<std::pair<int, int>, std::weak_ptr<Client>> links_;
+  SharedClients<Client> links_;  // the Client of each {thread, connection} when pipelining
 };
 
 }  // namespace storebench::ignite

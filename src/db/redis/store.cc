@@ -57,14 +57,7 @@ std::unique_ptr<Session> RedisStore::NewSession(int) { return NewRedisSession(Ne
 
 std::unique_ptr<Session> RedisStore::NewClientSession(const ClientSlot& slot) {
   if (o_.pipeline <= 1) return NewSession(slot.thread);
-  std::lock_guard lock(links_mu_);
-  auto& weak = links_[{slot.thread, slot.connection}];
-  std::shared_ptr<Client> client = weak.lock();
-  if (!client) {
-    client = NewClient(o_.pipeline);
-    weak = client;
-  }
-  return NewRedisSession(std::move(client));
+  return NewRedisSession(links_.Get(slot, [&] { return NewClient(o_.pipeline); }));
 }
 
 Capabilities RedisStore::capabilities() const {

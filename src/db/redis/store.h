@@ -21,7 +21,6 @@
 // sessions are handed out to any thread; Stats() serialises on a mutex.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,6 +31,7 @@
 #include "db/redis/client.h"
 #include "db/redis/options.h"
 #include "db/redis/routing.h"
+#include "db/shared_clients.h"
 
 namespace storebench::redis {
 
@@ -59,8 +59,7 @@ class RedisStore : public Store {
   std::mutex admin_mu_;
   std::unique_ptr<Client> admin_;
   std::string admin_reply_;  // guarded by admin_mu_
-  std::mutex links_mu_;
-  std::map<std::pair<int, int>, std::weak_ptr<Client>> links_;
+  SharedClients<Client> links_;  // the Client of each {thread, connection} when pipelining
 };
 
 }  // namespace storebench::redis
