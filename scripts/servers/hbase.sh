@@ -33,7 +33,7 @@
 #                                 YCSB's key space: split points
 #                                 "user" + (1000 + i * 8999 / N), i = 1..N-1
 #                                 (the scheme of YCSB's HBase binding)
-#   --heap H      HBASE_HEAP      the JVM's -Xmx (default 768m; at most 1g)
+#   --heap H      HBASE_HEAP      the JVM's -Xmx (default 768m; at most 8g)
 #                 HBASE_WAIT_S    how long to wait for readiness (default 90)
 # The server comes from servers/hbase/pom.xml (the version is pinned there).
 # The first start resolves it with Maven (~/.m2 is kept) and compiles the
@@ -105,7 +105,7 @@ case "$cmd" in
     [[ "$presplit" =~ ^[1-9][0-9]*$ ]] && [ "$presplit" -le 1000 ] || die "presplit must be in [1, 1000], not '$presplit'"
     [[ "$heap" =~ ^([0-9]+)([mMgG])$ ]] || die "heap must be like 768m or 1g, not '$heap'"
     mb=${BASH_REMATCH[1]}; [[ "${BASH_REMATCH[2]}" == [gG] ]] && mb=$((mb * 1024))
-    [ "$mb" -le 1024 ] || die "heap at most 1g, not '$heap'"
+    [ "$mb" -le 8192 ] || die "heap at most 8g, not '$heap'"
     t0=$(date +%s.%N)
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
