@@ -83,6 +83,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 source "$root/scripts/servers/lib.sh"  # jvm_launcher, alive, die
+source "$root/bench/lib.sh"            # run_sampled, cpu_between, per_op
 
 THREADS=${THREADS:-"16 256"}
 DURATION=${DURATION:-30}
@@ -150,6 +151,8 @@ else
 fi
 echo "$line" >"$OUT/server.txt"
 server_pid=$(cat "$srv/pids")
+server_pids=("$server_pid")
+client=()
 props=()
 for kv in $line; do props+=(-p "$kv"); done
 zk_quorum=$(tr ' ' '\n' <<<"$line" | sed -n 's/^hbase.zookeeper.quorum=//p')
@@ -186,53 +189,6 @@ if wants pe; then
   [ -n "$pe_status" ] || pe_cp=$(cat "$cache/classpath.txt")
 fi
 
-# --- CPU sampling (as bench/ignite.sh) -----------------------------------------
-clk_tck=$(getconf CLK_TCK)
-ticks_of() { # PID -> $ticks ("" once it is gone or a zombie)
-  local line a
-  ticks=""
-  { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 0
-  read -r -a a <<<"${line##*) }"
-  [ "${a[0]}" != Z ] || return 0
-  ticks=$((a[11] + a[12]))
-}
-# sample FILE PID SERVER_PID: every 50 ms until PID has exited, one line
-# "wall-clock-us client-ticks server-ticks".
-sample() {
-  local f=$1 pid=$2 spid=$3 c ticks
-  while :; do
-    ticks_of "$pid"; c=$ticks
-    [ -n "$c" ] || break
-    ticks_of "$spid"
-    echo "${EPOCHREALTIME/./} $c ${ticks:-0}"
-    sleep 0.05
-  done >"$f"
-}
-# cpu_between FILE START_MS END_MS -> "client-seconds server-seconds"
-cpu_between() {
-  awk -v a="$2" -v b="$3" -v hz="$clk_tck" '
-    function at(t, col,   i) {
-      if (t <= T[1]) return V[col, 1]
-      for (i = 2; i <= n; i++) if (T[i] >= t) return V[col, i - 1] + (V[col, i] - V[col, i - 1]) * (t - T[i - 1]) / (T[i] - T[i - 1])
-      return V[col, n]
-    }
-    { n++; T[n] = $1 / 1000; V[2, n] = $2; V[3, n] = $3 }
-    END { if (n < 2 || b <= a) { print "n/a n/a"; exit }
-          printf "%.3f %.3f\n", (at(b, 2) - at(a, 2)) / hz, (at(b, 3) - at(a, 3)) / hz }' "$1"
-}
-# Runs "$@" in the background with the sampler on it and the server; stdout
-# to $1.out, stderr to $1.err, samples to $1.cpu; returns its exit code.
-run_sampled() {
-  local f=$1 rc=0 spid; shift
-  "$@" >"$f.out" 2>"$f.err" </dev/null &
-  client_pid=$!
-  sample "$f.cpu" "$client_pid" "$server_pid" &
-  spid=$!
-  wait "$client_pid" || rc=$?
-  wait "$spid" || true
-  client_pid=""
-  return $rc
-}
 # "2026-12-07 15:17:36:861" or "2026-12-07 15:17:36,861" (local time) -> Unix ms
 to_ms() { local s=$1; date -d "${s:0:19}.${s:20:3}" +%s%3N; }
 
@@ -241,7 +197,6 @@ to_ms() { local s=$1; date -d "${s:0:19}.${s:20:3}" +%s%3N; }
 : >"$OUT/rows.tsv"
 notes=()
 row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$OUT/rows.tsv"; }
-per_op() { awk -v c="$1" -v n="$2" 'BEGIN { if (n > 0 && c != "n/a") printf "%.2f", c / n * 1e6; else print "n/a" }'; }
 declare -A last_rate=()
 
 sb_status=""

@@ -69,6 +69,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 source "$root/scripts/servers/lib.sh"  # free_port, alive, listening_beyond_loopback, die
+source "$root/bench/lib.sh"            # run_sampled, cpu_between, per_op
 
 NODES=${NODES:-1}
 THREADS=${THREADS:-"1 8"}
@@ -160,6 +161,7 @@ hosts=${line#ignite.hosts=}
 disco=$(sed -n 's/^disco=\([0-9 ]*\) comm=.*/\1/p' "$nodedir/ports" | tr ' ' ',')
 [ -n "$disco" ] || die "no discovery ports in $nodedir/ports"
 mapfile -t node_pids <"$nodedir/pids"
+server_pids=("${node_pids[@]}")
 
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
@@ -177,60 +179,11 @@ log "nodes: $hosts (discovery $disco); pinning: $pinning"
 # sample FILE PID [NODE_PID...]: every 50 ms until PID has exited, one line
 # "wall-clock-us client-ticks node-ticks" (ticks: utime + stime from
 # /proc/P/stat, summed over the nodes). No forks but sleep.
-clk_tck=$(getconf CLK_TCK)
-ticks_of() { # PID -> $ticks ("" once it is gone or a zombie)
-  local line a
-  ticks=""
-  { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 0
-  read -r -a a <<<"${line##*) }"
-  [ "${a[0]}" != Z ] || return 0
-  ticks=$((a[11] + a[12]))
-}
-sample() {
-  local f=$1 pid=$2 c n p ticks; shift 2
-  while :; do
-    ticks_of "$pid"; c=$ticks
-    [ -n "$c" ] || break
-    n=0
-    for p in "$@"; do ticks_of "$p"; n=$((n + ${ticks:-0})); done
-    echo "${EPOCHREALTIME/./} $c $n"
-    sleep 0.05
-  done >"$f"
-}
-# cpu_between FILE START_MS END_MS -> "client-seconds node-seconds" over that
-# wall-clock window, each interpolated linearly between the samples around it.
-cpu_between() {
-  awk -v a="$2" -v b="$3" -v hz="$clk_tck" '
-    function at(t, col,   i) {
-      if (t <= T[1]) return V[col, 1]
-      for (i = 2; i <= n; i++) if (T[i] >= t) return V[col, i - 1] + (V[col, i] - V[col, i - 1]) * (t - T[i - 1]) / (T[i] - T[i - 1])
-      return V[col, n]
-    }
-    { n++; T[n] = $1 / 1000; V[2, n] = $2; V[3, n] = $3 }
-    END { if (n < 2 || b <= a) { print "n/a n/a"; exit }
-          printf "%.3f %.3f\n", (at(b, 2) - at(a, 2)) / hz, (at(b, 3) - at(a, 3)) / hz }' "$1"
-}
-
 # --- measurements -----------------------------------------------------------
 # rows.tsv: op, threads, tool, round, ops/s, p99 us, client CPU us/op, nodes' CPU us/op, note
 : >"$OUT/rows.tsv"
 notes=()
 row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$OUT/rows.tsv"; }
-per_op() { awk -v c="$1" -v n="$2" 'BEGIN { if (n > 0 && c != "n/a") printf "%.2f", c / n * 1e6; else print "n/a" }'; }
-
-# Runs "$@" (a client) in the background with the sampler on it and the nodes;
-# stdout to $1.out, stderr to $1.err, samples to $1.cpu; returns its exit code.
-run_sampled() {
-  local f=$1 rc=0 spid; shift
-  "${client[@]}" "$@" >"$f.out" 2>"$f.err" </dev/null &
-  client_pid=$!
-  sample "$f.cpu" "$client_pid" "${node_pids[@]}" &
-  spid=$!
-  wait "$client_pid" || rc=$?
-  wait "$spid" || true
-  client_pid=""
-  return $rc
-}
 
 sb_status=""
 sb_common=(-p db=ignite -p "ignite.hosts=$hosts" -p recordcount="$RECORDS" -p fieldcount=$FIELDS -p fieldlength=$FIELDLEN)
