@@ -122,6 +122,33 @@ pb::GetRequest Get(const std::string& row) {
   return g;
 }
 
+// Two clients of one connection, as fibers: client i gets rows[i], the
+// second `second_delay_ms` later; each one's status and the value it read.
+struct TwoCalls {
+  Status statuses[2];
+  std::string values[2];
+};
+TwoCalls GetTwo(Connection& c, const std::string (&rows)[2], int second_delay_ms) {
+  TwoCalls out;
+  io::FiberScheduler sched;
+  for (int i = 0; i < 2; ++i) {
+    sched.Spawn([&, i] {
+      if (i == 1 && second_delay_ms > 0) io::SleepUntil(net::DeadlineAfterMs(second_delay_ms));
+      pb::GetRequest g = Get(rows[i]);
+      std::string frame;
+      Response resp;
+      out.statuses[i] = c.Call("Get", g, net::DeadlineAfterMs(2000), &frame, &resp);
+      pb::GetResponse r;
+      if (out.statuses[i].ok() && r.ParseFromArray(resp.param.data(), static_cast<int>(resp.param.size())) &&
+          r.result().cell_size() == 1) {
+        out.values[i] = r.result().cell(0).value();
+      }
+    });
+  }
+  sched.Run();
+  return out;
+}
+
 TEST(HBaseConnection, AnswersOutOfOrderReachTheirCallers) {
   Peer peer;
   std::thread server([&] {
@@ -141,28 +168,11 @@ TEST(HBaseConnection, AnswersOutOfOrderReachTheirCallers) {
   });
   {
     Connection c(net::Endpoint{"127.0.0.1", peer.port()}, "ClientService", "test", 5000, 2);
-    std::string results[2];
-    Status statuses[2];
-    io::FiberScheduler sched;
-    for (int i = 0; i < 2; ++i) {
-      sched.Spawn([&, i] {
-        const std::string row = i == 0 ? "first" : "second";
-        pb::GetRequest g = Get(row);
-        std::string frame;
-        Response resp;
-        statuses[i] = c.Call("Get", g, net::DeadlineAfterMs(5000), &frame, &resp);
-        pb::GetResponse r;
-        if (statuses[i].ok() && r.ParseFromArray(resp.param.data(), static_cast<int>(resp.param.size())) &&
-            r.result().cell_size() == 1) {
-          results[i] = r.result().cell(0).value();
-        }
-      });
-    }
-    sched.Run();
-    EXPECT_EQ(statuses[0], Status::Ok());
-    EXPECT_EQ(statuses[1], Status::Ok());
-    EXPECT_EQ(results[0], "answer:first");
-    EXPECT_EQ(results[1], "answer:second");
+    const TwoCalls got = GetTwo(c, {"first", "second"}, 0);
+    EXPECT_EQ(got.statuses[0], Status::Ok());
+    EXPECT_EQ(got.statuses[1], Status::Ok());
+    EXPECT_EQ(got.values[0], "answer:first");
+    EXPECT_EQ(got.values[1], "answer:second");
   }
   server.join();
 }
@@ -187,28 +197,11 @@ TEST(HBaseConnection, ACallMadeWhileAnotherWaitsIsSentAtOnce) {
   });
   {
     Connection c(net::Endpoint{"127.0.0.1", peer.port()}, "ClientService", "test", 5000, 2);
-    Status statuses[2];
-    std::string results[2];
-    io::FiberScheduler sched;
-    for (int i = 0; i < 2; ++i) {
-      sched.Spawn([&, i] {
-        if (i == 1) io::SleepUntil(net::DeadlineAfterMs(100));  // the first is waiting by now
-        pb::GetRequest g = Get(i == 0 ? "early" : "late");
-        std::string frame;
-        Response resp;
-        statuses[i] = c.Call("Get", g, net::DeadlineAfterMs(2000), &frame, &resp);
-        pb::GetResponse r;
-        if (statuses[i].ok() && r.ParseFromArray(resp.param.data(), static_cast<int>(resp.param.size())) &&
-            r.result().cell_size() == 1) {
-          results[i] = r.result().cell(0).value();
-        }
-      });
-    }
-    sched.Run();
-    EXPECT_EQ(statuses[0], Status::Ok());
-    EXPECT_EQ(statuses[1], Status::Ok());
-    EXPECT_EQ(results[0], "answer:early");
-    EXPECT_EQ(results[1], "answer:late");
+    const TwoCalls got = GetTwo(c, {"early", "late"}, 100);  // the first is waiting by then
+    EXPECT_EQ(got.statuses[0], Status::Ok());
+    EXPECT_EQ(got.statuses[1], Status::Ok());
+    EXPECT_EQ(got.values[0], "answer:early");
+    EXPECT_EQ(got.values[1], "answer:late");
   }
   server.join();
 }
