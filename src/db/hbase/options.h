@@ -31,6 +31,7 @@ struct Options {
   bool client_buffering = false;               // YCSB's clientbuffering
   std::int64_t write_buffer_bytes = 12 << 20;  // YCSB's writebuffersize (its default, 12 MiB)
   bool create_table = true;            // create the workload's table when it does not exist
+  bool cell_blocks = true;             // responses' cells in KeyValueCodec cell blocks (cells.h)
   std::string table = "usertable";     // the workload's table
 };
 
