@@ -65,8 +65,8 @@ std::vector<PropertySpec> PropertySpecs() {
       {"hbase.create_table", "true",
        "create the workload's table (one column family, one region) when it does not exist"},
       {"hbase.cellblocks", "true",
-       "ask for cell blocks (KeyValueCodec, as HBase's Java client does): results' cells come after the "
-       "response message, which costs the region server less CPU than protobuf cells; false: protobuf cells"},
+       "ask the region servers for cell blocks (KeyValueCodec, as HBase's Java client does): results' cells "
+       "come after the response message as KeyValues; false: cells inside the protobuf Results"},
   };
 }
 
