@@ -152,6 +152,25 @@ TEST(HBaseCells, ResultReadsItsProtobufCellsOrItsShareOfTheBlock) {
   EXPECT_FALSE(none.failed());
 }
 
+TEST(HBaseCells, BlockCellsComeBeforeProtobufCellsAsHBasesClientReadsThem) {
+  const std::string block = Cell("a", "f", "fromblock", 1, 4, "1");
+  CellBlockReader r(block);
+  pb::Result res;
+  res.set_associated_cell_count(1);
+  pb::Cell* pc = res.add_cell();
+  pc->set_row("a");
+  pc->set_qualifier("frompb");
+  ResultCells cells(res, &r);
+  EXPECT_EQ(cells.size(), 2u);
+  CellView c;
+  ASSERT_TRUE(cells.Next(&c));
+  EXPECT_EQ(c.qualifier, "fromblock");
+  ASSERT_TRUE(cells.Next(&c));
+  EXPECT_EQ(c.qualifier, "frompb");
+  EXPECT_FALSE(cells.Next(&c));
+  EXPECT_TRUE(r.done());
+}
+
 TEST(HBaseCells, AResultCountingMoreCellsThanTheBlockHoldsFailsIt) {
   const std::string block = Cell("a", "f", "x", 1, 4, "1");
   CellBlockReader r(block);

@@ -50,6 +50,14 @@ bool CellBlockReader::Next(CellView* out) {
 }
 
 bool ResultCells::Next(CellView* out) {
+  if (read_block_ < from_block_) {
+    if (!block_->Next(out)) {
+      block_->Fail();  // fewer cells than the Result says (or a malformed one)
+      return false;
+    }
+    ++read_block_;
+    return true;
+  }
   if (pb_ != nullptr && next_pb_ < pb_->cell_size()) {
     const pb::Cell& c = pb_->cell(next_pb_++);
     out->row = c.row();
@@ -60,13 +68,7 @@ bool ResultCells::Next(CellView* out) {
     out->type = static_cast<std::uint8_t>(c.cell_type());
     return true;
   }
-  if (read_block_ >= from_block_) return false;
-  if (!block_->Next(out)) {
-    if (!block_->failed()) block_->Fail();  // fewer cells than the Result says
-    return false;
-  }
-  ++read_block_;
-  return true;
+  return false;
 }
 
 bool ResultCells::Skip() {

@@ -62,8 +62,9 @@ class CellBlockReader {
   bool failed_ = false;
 };
 
-// The cells of one Result: its protobuf cells, then `associated_cell_count`
-// cells from the block. A ScanResponse's results in a block have no
+// The cells of one Result: `associated_cell_count` cells from the block,
+// then its protobuf cells (HBase's ProtobufUtil.toResult reads them in that
+// order; a server sends one kind or the other). A ScanResponse's results in a block have no
 // pb::Result: ResultCells(n, block) reads its cells_per_result[i] cells.
 // Reading past the block's end, or a malformed cell, marks the block failed.
 // `block` must outlive it (it may be an empty reader).
