@@ -50,6 +50,16 @@ TEST(HBaseRpc, ConnectionHeaderNamesUserAndServiceAndNoCodec) {
   EXPECT_FALSE(h.has_cell_block_codec_class());
 }
 
+TEST(HBaseRpc, ConnectionHeaderNamesTheCellBlockCodecWhenAsked) {
+  std::string out;
+  AppendConnectionHeader(&out, "alice", "ClientService", "org.apache.hadoop.hbase.codec.KeyValueCodec");
+  ASSERT_GE(out.size(), 4u);
+  pb::ConnectionHeader h;
+  ASSERT_TRUE(h.ParseFromString(out.substr(4)));
+  EXPECT_EQ(h.cell_block_codec_class(), "org.apache.hadoop.hbase.codec.KeyValueCodec");
+  EXPECT_FALSE(h.has_cell_block_compressor_class());
+}
+
 TEST(HBaseRpc, RequestIsLengthThenDelimitedHeaderThenDelimitedParam) {
   pb::GetRequest get;
   get.mutable_region()->set_type(pb::RegionSpecifier::REGION_NAME);

@@ -133,6 +133,25 @@ TEST_F(HBaseTest, DurabilityIsAccepted) {
   }
 }
 
+// hbase.update=put is YCSB's hbase2 update: a plain Put, which creates a
+// missing row; the default (check) leaves a missing row missing.
+TEST_F(HBaseTest, UpdatePutCreatesAMissingRowAndCheckDoesNot) {
+  const Owned rec = {{"field0", "u"}};
+  auto v = FieldViews(rec);
+  RecordSet rs;
+  {
+    auto store = Open();
+    auto s = store->NewSession(0);
+    EXPECT_EQ(s->Update(table_, "ghost-check", v), Status::NotFound());
+    EXPECT_EQ(s->Read(table_, "ghost-check", FieldSelector{}, &rs), Status::NotFound());
+  }
+  auto store = Open({{"hbase.update", "put"}});
+  auto s = store->NewSession(0);
+  EXPECT_EQ(s->Update(table_, "ghost-put", v), Status::Ok());
+  ASSERT_EQ(s->Read(table_, "ghost-put", FieldSelector{}, &rs), Status::Ok());
+  EXPECT_EQ(FieldMap(rs, 0).at("field0"), "u");
+}
+
 TEST_F(HBaseTest, BadPropertiesAreOneLineConfigErrors) {
   EXPECT_THROW(FindBinding("hbase").open(Properties(), OpenContext{}), ConfigError);
   EXPECT_THROW(Open({{"hbase.durability", "SOMETIMES"}}), ConfigError);
@@ -351,6 +370,62 @@ TEST_F(HBaseTest, BufferedRowsOfAFailedFlushAreCounted) {
     EXPECT_EQ(StatOf(*store, "buffered_rows_failed"), 0u);
   }  // the session's end flushes, and fails
   EXPECT_EQ(StatOf(*store, "buffered_rows_failed"), 10u);
+}
+
+// hbase.cellblocks: with cell blocks (the default) results' cells come in a
+// block after the response, without them inside the protobuf Results; every
+// path that reads cells (Get, Scan, Multi gets, replace's key-only gets,
+// the hbase:meta lookup of a new table) gives the same records either way.
+TEST_F(HBaseTest, EveryReadPathWithAndWithoutCellBlocks) {
+  for (const char* on : {"true", "false"}) {
+    SCOPED_TRACE(std::string("hbase.cellblocks=") + on);
+    const std::string table = table_ + (on[0] == 't' ? "_cb" : "_pb");
+    auto store = Open({{"hbase.cellblocks", on}, {"table", table}});
+    auto s = store->NewSession(0);
+    RecordBatch rows;
+    const std::string bin("\0\xff", 2);
+    for (int i = 0; i < 30; ++i) {
+      const std::string v = "v" + std::to_string(i);
+      const Field f[] = {{"field0", v}, {"field1", "w"}, {"field2", bin}};
+      rows.Add("user" + std::to_string(100 + i), f);
+    }
+    ASSERT_EQ(s->BatchInsert(table, rows), Status::Ok());
+    // Replace (key-only Get, then delete + put): field1 and field2 go.
+    const Owned fewer = {{"field0", "only"}};
+    auto fv = FieldViews(fewer);
+    ASSERT_EQ(s->Insert(table, "user105", fv), Status::Ok());
+    RecordBatch again;  // the batch's replace: its key-only gets are a Multi
+    again.Add("user106", fv);
+    again.Add("user107", fv);
+    ASSERT_EQ(s->BatchInsert(table, again), Status::Ok());
+
+    RecordSet rs;
+    ASSERT_EQ(s->Read(table, "user104", FieldSelector{}, &rs), Status::Ok());
+    EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{
+                                   {"field0", "v4"}, {"field1", "w"}, {"field2", bin}}));
+    for (const char* k : {"user105", "user106", "user107"}) {
+      ASSERT_EQ(s->Read(table, k, FieldSelector{}, &rs), Status::Ok()) << k;
+      EXPECT_EQ(FieldMap(rs, 0), (std::map<std::string, std::string>{{"field0", "only"}})) << k;
+    }
+    EXPECT_EQ(s->Read(table, "user999", FieldSelector{}, &rs), Status::NotFound());
+
+    ASSERT_EQ(s->Scan(table, "user103", 5, FieldSelector{}, &rs), Status::Ok());
+    ASSERT_EQ(rs.record_count(), 5u);
+    for (std::size_t r = 0; r < 5; ++r) EXPECT_EQ(rs.key(r), "user" + std::to_string(103 + r));
+    EXPECT_EQ(FieldMap(rs, 0).at("field1"), "w");
+    EXPECT_EQ(FieldMap(rs, 2), (std::map<std::string, std::string>{{"field0", "only"}}));
+
+    const std::string_view keys[] = {"user101", "user105", "user129"};
+    ASSERT_EQ(s->BatchRead(table, keys, FieldSelector{}, &rs), Status::Ok());
+    ASSERT_EQ(rs.record_count(), 3u);
+    std::map<std::string, std::map<std::string, std::string>> got;
+    for (std::size_t r = 0; r < 3; ++r) got[std::string(rs.key(r))] = FieldMap(rs, r);
+    EXPECT_EQ(got["user101"].at("field0"), "v1");
+    EXPECT_EQ(got["user105"], (std::map<std::string, std::string>{{"field0", "only"}}));
+    EXPECT_EQ(got["user129"].at("field2"), bin);
+    const std::string_view missing[] = {"user101", "nosuch"};
+    EXPECT_EQ(s->BatchRead(table, missing, FieldSelector{}, &rs), Status::NotFound());
+  }
 }
 }  // namespace
 }  // namespace storebench

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "Filter.pb.h"
+#include "db/hbase/cells.h"
 #include "db/hbase/routing.h"
 #include "net/socket.h"
 
@@ -190,6 +191,8 @@ Status BatchWriter::Read(std::string_view table, std::span<const std::string_vie
         st = client_->Send(servers_used_[s], "Multi", requests_[s], &resp_, deadline, &buf_);
         if (st.code() == Status::kServiceUnavailable) client_->cluster().regions().DropServer(servers_used_[s]);
         if (!st.ok()) break;
+        // The block holds the cells of every result, in order.
+        CellBlockReader block = BlockOf(buf_.resp);
         for (const pb::RegionActionResult& rr : resp_.regionactionresult()) {
           std::string_view exception = rr.has_exception() ? std::string_view(rr.exception().name()) : std::string_view();
           for (const pb::ResultOrException& roe : rr.resultorexception()) {
@@ -197,12 +200,18 @@ Status BatchWriter::Read(std::string_view table, std::span<const std::string_vie
               if (exception.empty()) exception = roe.exception().name();
               continue;
             }
-            if (roe.result().cell_size() == 0) continue;
-            ++found;
-            out->BeginRecord(roe.result().cell(0).row());
-            for (const pb::Cell& c : roe.result().cell()) {
-              if (!c.qualifier().empty()) out->AddField(c.qualifier(), c.value());
+            ResultCells cells(roe.result(), &block);
+            CellView c;
+            if (!cells.Next(&c)) {
+              if (block.failed()) return Status::Error();
+              continue;
             }
+            ++found;
+            out->BeginRecord(c.row);
+            do {
+              if (!c.qualifier.empty()) out->AddField(c.qualifier, c.value);
+            } while (cells.Next(&c));
+            if (block.failed()) return Status::Error();
           }
           if (exception.empty()) continue;
           client_->cluster().CountException(exception);
@@ -234,18 +243,25 @@ Status BatchWriter::SendAll(const RecordBatch& batch, std::int64_t deadline, boo
     if (st.code() == Status::kServiceUnavailable) client_->cluster().regions().DropServer(servers_used_[s]);
     if (!st.ok()) return st;
     if (resp_.regionactionresult_size() != req.regionaction_size()) return Status::Error();
+    CellBlockReader block = BlockOf(buf_.resp);  // the cells of every result, in order
     for (int k = 0; k < resp_.regionactionresult_size(); ++k) {
       const pb::RegionActionResult& rr = resp_.regionactionresult(k);
       std::string_view exception = rr.has_exception() ? std::string_view(rr.exception().name()) : std::string_view();
       for (const pb::ResultOrException& roe : rr.resultorexception()) {
         if (exception.empty() && roe.has_exception()) exception = roe.exception().name();
-        if (!gets || roe.has_exception() || roe.index() >= batch.size()) continue;
-        const std::size_t i = roe.index();
-        for (const pb::Cell& c : roe.result().cell()) {
-          bool kept = batch.values(i).empty() && c.qualifier().empty();
-          for (const Field& f : batch.values(i)) kept = kept || f.name == c.qualifier();
-          if (!kept) stale_[i].push_back(c.qualifier());
+        ResultCells cells(roe.result(), &block);
+        if (!gets || roe.has_exception() || roe.index() >= batch.size()) {
+          if (!cells.Skip()) return Status::Error();
+          continue;
         }
+        const std::size_t i = roe.index();
+        CellView c;
+        while (cells.Next(&c)) {
+          bool kept = batch.values(i).empty() && c.qualifier.empty();
+          for (const Field& f : batch.values(i)) kept = kept || f.name == c.qualifier;
+          if (!kept) stale_[i].emplace_back(c.qualifier);
+        }
+        if (block.failed()) return Status::Error();
       }
       if (exception.empty()) continue;
       client_->cluster().CountException(exception);

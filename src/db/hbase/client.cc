@@ -70,7 +70,11 @@ Connection& Client::Conn(int server) {
   const auto i = static_cast<std::size_t>(server);
   if (conns_.size() <= i) conns_.resize(i + 1);
   if (!conns_[i]) {
-    conns_[i] = std::make_unique<Connection>(cluster_->Server(server), "ClientService", options().user, options().timeout_ms, sharers_);
+    // Cell blocks (hbase.cellblocks) on the region servers' ClientService:
+    // the master's services answer no cells.
+    conns_[i] = std::make_unique<Connection>(cluster_->Server(server), "ClientService", options().user,
+                                             options().timeout_ms, sharers_,
+                                             options().cell_blocks ? std::string(kKeyValueCodec) : std::string());
   }
   return *conns_[i];
 }
@@ -164,8 +168,13 @@ Status Client::Locate(std::string_view table, std::string_view row, std::int64_t
   }
   MetaRow m;
   std::string error;
-  for (const pb::Result& r : resp.results()) {
-    if (!ParseMetaRow(r, &m, &error)) continue;
+  CellBlockReader block = BlockOf(buf.resp);
+  for (int i = 0; i < ScanResultCount(resp); ++i) {
+    ResultCells cells = ScanResult(resp, i, &block);
+    if (!ParseMetaRow(&cells, &m, &error)) {
+      if (block.failed()) return Status::Error();  // the rows after it cannot be read
+      continue;
+    }
     if (m.table != table) continue;
     if (m.offline()) continue;  // a split parent: its daughters follow
     if (!(row >= std::string_view(m.info.start_key()) &&

@@ -17,10 +17,12 @@ std::size_t ResponseFrame(std::string_view in, std::int64_t* tag) {
 
 }  // namespace
 
-Connection::Connection(net::Endpoint ep, std::string service, std::string user, std::int64_t timeout_ms, int sharers)
+Connection::Connection(net::Endpoint ep, std::string service, std::string user, std::int64_t timeout_ms, int sharers,
+                       std::string cell_block_codec)
     : conn_(std::move(ep)),
       service_(std::move(service)),
       user_(std::move(user)),
+      codec_(std::move(cell_block_codec)),
       timeout_ms_(timeout_ms),
       pipeline_(&conn_, [this](net::TcpConnection& c) { return Hello(c, net::DeadlineAfterMs(timeout_ms_)); }) {
   pipeline_.set_sharers(sharers);
@@ -42,7 +44,7 @@ Status Connection::Hello(net::TcpConnection& conn, std::int64_t deadline) {
   std::string& out = conn.out();
   out.clear();
   AppendPreamble(&out);
-  AppendConnectionHeader(&out, user_, service_);
+  AppendConnectionHeader(&out, user_, service_, codec_);
   return conn.Flush(deadline);
 }
 

@@ -37,8 +37,11 @@ class Connection {
  public:
   // `service`: "ClientService", "ClientMetaService" or "MasterService".
   // `timeout_ms` bounds sending the preamble after a reconnect; `sharers`:
-  // clients that share it (1: no reason to wait for others).
-  Connection(net::Endpoint ep, std::string service, std::string user, std::int64_t timeout_ms, int sharers);
+  // clients that share it (1: no reason to wait for others);
+  // `cell_block_codec`: named in the ConnectionHeader (empty: none, cells
+  // come back inside the protobuf Results).
+  Connection(net::Endpoint ep, std::string service, std::string user, std::int64_t timeout_ms, int sharers,
+             std::string cell_block_codec = {});
 
   // Connects and sends the preamble and header now (setup code). False with
   // *error ("host:port: reason") when the server cannot be reached.
@@ -61,6 +64,7 @@ class Connection {
   net::TcpConnection conn_;
   std::string service_;
   std::string user_;
+  std::string codec_;
   std::int64_t timeout_ms_;
   RequestEncoder encoder_;
   net::Pipeline pipeline_;

@@ -29,12 +29,14 @@ Options ParseOptions(const Properties& props) {
     o.user = env != nullptr && *env != '\0' ? env : "storebench";
   }
   o.pipeline = static_cast<int>(props.GetInt("hbase.pipeline", d.pipeline, 1, 1024));
+  o.update_put = props.GetChoice("hbase.update", "check", {"check", "put"}) == "put";
   o.insert = props.GetChoice("hbase.insert", "replace", {"replace", "put"}) == "put" ? InsertMode::kPut
                                                                                     : InsertMode::kReplace;
   o.client_buffering = props.GetBool("hbase.clientbuffering", d.client_buffering);
   o.write_buffer_bytes = props.GetInt("hbase.writebuffersize", d.write_buffer_bytes, 1, std::int64_t{1} << 40);
   o.create_table = props.GetBool("hbase.create_table", d.create_table);
   o.presplit_regions = static_cast<int>(props.GetInt("hbase.presplit", d.presplit_regions, 1, kMaxPresplitRegions));
+  o.cell_blocks = props.GetBool("hbase.cellblocks", d.cell_blocks);
   o.table = props.GetString("table", d.table);
   return o;
 }
@@ -57,6 +59,9 @@ std::vector<PropertySpec> PropertySpecs() {
       {"hbase.insert", "replace",
        "replace: an insert leaves exactly the record's fields (a Get of the row's columns, then one atomic "
        "put + delete of the others when it had more); put: one Put of the fields (YCSB's hbase2 binding)"},
+      {"hbase.update", "check",
+       "check: an update is a Put made conditional on the row existing (checkAndMutate; a missing row is "
+       "NOT_FOUND and stays missing); put: one plain Put, as YCSB's hbase2 binding (a missing row is created)"},
       {"hbase.clientbuffering", "false",
        "buffer inserts and updates in the session and send them as Multi batches of puts once "
        "hbase.writebuffersize bytes are buffered (YCSB's clientbuffering); "
@@ -68,6 +73,9 @@ std::vector<PropertySpec> PropertySpecs() {
       {"hbase.presplit", std::to_string(d.presplit_regions),
        "regions of the table the binding creates, 1 to " + std::to_string(kMaxPresplitRegions) +
            ", split on YCSB's key space at \"user\" + (1000 + i * 8999 / N), i = 1..N-1 (as hbase.sh --presplit)"},
+      {"hbase.cellblocks", "true",
+       "ask the region servers for cell blocks (KeyValueCodec, as HBase's Java client does): results' cells "
+       "come after the response message as KeyValues; false: cells inside the protobuf Results"},
   };
 }
 

@@ -28,10 +28,12 @@ struct Options {
   std::string user;                    // the RPC user (default: $USER, else "storebench")
   int pipeline = 1;                    // clients sharing one connection per region server
   InsertMode insert = InsertMode::kReplace;
+  bool update_put = false;             // hbase.update=put: a plain Put (YCSB's hbase2), no existence check
   bool client_buffering = false;               // YCSB's clientbuffering
   std::int64_t write_buffer_bytes = 12 << 20;  // YCSB's writebuffersize (its default, 12 MiB)
   bool create_table = true;            // create the workload's table when it does not exist
   int presplit_regions = 1;            // hbase.presplit: regions of a table the binding creates (presplit.h)
+  bool cell_blocks = true;             // responses' cells in KeyValueCodec cell blocks (cells.h)
   std::string table = "usertable";     // the workload's table
 };
 

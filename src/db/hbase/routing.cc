@@ -3,6 +3,60 @@
 #include <mutex>
 
 namespace storebench::hbase {
+namespace {
+
+bool ParseMetaCells(ResultCells* row, MetaRow* out, std::string* error) {
+  out->host.clear();
+  out->port = 0;
+  out->name.clear();
+  bool have_info = false;
+  CellView c;
+  while (row->Next(&c)) {
+    if (c.family != "info") continue;
+    if (out->name.empty()) out->name = c.row;
+    if (c.qualifier == "regioninfo") {
+      const std::string_view v = c.value;
+      if (v.size() < 4 || v.substr(0, 4) != "PBUF") {
+        *error = "info:regioninfo without the PBUF magic";
+        return false;
+      }
+      if (!out->info.ParseFromArray(v.data() + 4, static_cast<int>(v.size() - 4))) {
+        *error = "info:regioninfo is not a RegionInfo";
+        return false;
+      }
+      have_info = true;
+    } else if (c.qualifier == "server") {
+      const std::string_view v = c.value;
+      const std::size_t colon = v.rfind(':');
+      if (colon == std::string_view::npos || colon == 0) {
+        *error = "info:server '" + std::string(v) + "' is not host:port";
+        return false;
+      }
+      int port = 0;
+      for (std::size_t i = colon + 1; i < v.size(); ++i) {
+        if (v[i] < '0' || v[i] > '9' || port > 65535) {
+          *error = "info:server '" + std::string(v) + "' is not host:port";
+          return false;
+        }
+        port = port * 10 + (v[i] - '0');
+      }
+      if (port <= 0 || port > 65535) {
+        *error = "info:server '" + std::string(v) + "' has no valid port";
+        return false;
+      }
+      out->host.assign(v.substr(0, colon));
+      out->port = port;
+    }
+  }
+  if (!have_info) {
+    *error = "meta row without info:regioninfo";
+    return false;
+  }
+  out->table = TableNameString(out->info.table_name());
+  return true;
+}
+
+}  // namespace
 
 bool RegionCache::Lookup(std::string_view table, std::string_view row, Region* out) const {
   std::shared_lock lock(mu_);
@@ -81,54 +135,20 @@ void MetaSearchKeys(std::string_view table, std::string_view row, std::string* s
 }
 
 bool ParseMetaRow(const pb::Result& row, MetaRow* out, std::string* error) {
-  out->host.clear();
-  out->port = 0;
-  out->name.clear();
-  bool have_info = false;
-  for (const pb::Cell& c : row.cell()) {
-    if (c.family() != "info") continue;
-    if (out->name.empty()) out->name = c.row();
-    if (c.qualifier() == "regioninfo") {
-      const std::string& v = c.value();
-      if (v.size() < 4 || v.compare(0, 4, "PBUF") != 0) {
-        *error = "info:regioninfo without the PBUF magic";
-        return false;
-      }
-      if (!out->info.ParseFromArray(v.data() + 4, static_cast<int>(v.size() - 4))) {
-        *error = "info:regioninfo is not a RegionInfo";
-        return false;
-      }
-      have_info = true;
-    } else if (c.qualifier() == "server") {
-      const std::string& v = c.value();
-      const std::size_t colon = v.rfind(':');
-      if (colon == std::string::npos || colon == 0) {
-        *error = "info:server '" + v + "' is not host:port";
-        return false;
-      }
-      int port = 0;
-      for (std::size_t i = colon + 1; i < v.size(); ++i) {
-        if (v[i] < '0' || v[i] > '9' || port > 65535) {
-          *error = "info:server '" + v + "' is not host:port";
-          return false;
-        }
-        port = port * 10 + (v[i] - '0');
-      }
-      if (port <= 0 || port > 65535) {
-        *error = "info:server '" + v + "' has no valid port";
-        return false;
-      }
-      out->host = v.substr(0, colon);
-      out->port = port;
-    }
-  }
-  if (!have_info) {
-    *error = "meta row without info:regioninfo";
+  CellBlockReader none;
+  ResultCells cells(row, &none);
+  return ParseMetaRow(&cells, out, error);
+}
+
+bool ParseMetaRow(ResultCells* row, MetaRow* out, std::string* error) {
+  const bool ok = ParseMetaCells(row, out, error);
+  if (!row->Skip()) {  // the cells after a bad one (the next row's start where they are)
+    *error = "malformed cell block";
     return false;
   }
-  out->table = TableNameString(out->info.table_name());
-  return true;
+  return ok;
 }
+
 
 namespace {
 bool EndsWith(std::string_view s, std::string_view suffix) {

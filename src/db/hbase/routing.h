@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "Client.pb.h"
+#include "db/hbase/cells.h"
 #include "db/hbase/rpc.h"
 
 namespace storebench::hbase {
@@ -78,6 +79,10 @@ struct MetaRow {
   int port = 0;
   bool offline() const { return info.offline() || info.split(); }
 };
+// Reads every cell of *row (from a ScanResponse, protobuf or cell block);
+// false also when its cell block is malformed.
+bool ParseMetaRow(ResultCells* row, MetaRow* out, std::string* error);
+// A protobuf Result's cells only.
 bool ParseMetaRow(const pb::Result& row, MetaRow* out, std::string* error);
 
 // Whether an exception from a region server means "this region is not here

@@ -37,10 +37,12 @@ void AppendPreamble(std::string* out) {
   out->push_back('\x50');  // auth: SIMPLE
 }
 
-void AppendConnectionHeader(std::string* out, std::string_view user, std::string_view service) {
+void AppendConnectionHeader(std::string* out, std::string_view user, std::string_view service,
+                            std::string_view cell_block_codec) {
   pb::ConnectionHeader h;
   h.mutable_user_info()->set_effective_user(std::string(user));
   h.set_service_name(std::string(service));
+  if (!cell_block_codec.empty()) h.set_cell_block_codec_class(std::string(cell_block_codec));
   const std::size_t size = h.ByteSizeLong();
   PutU32BE(out, static_cast<std::uint32_t>(size));
   const std::size_t at = out->size();

@@ -3,8 +3,9 @@
 //   connection:  "HBas" + version 0 + auth 0x50 (SIMPLE), then a ConnectionHeader
 //                (4-byte big-endian length + the message) naming the user and
 //                the service ("ClientService", "ClientMetaService", "MasterService");
-//                no cell block codec is asked for, so results come back as
-//                protobuf Results;
+//                and, when asked, a cell block codec (cells.h: KeyValueCodec),
+//                so results come back in a cell block after the response
+//                message; else as protobuf Results;
 //   request:     4-byte big-endian total length, then a varint-delimited
 //                RequestHeader {call_id, method_name, request_param=true} and
 //                the varint-delimited request message;
@@ -42,8 +43,10 @@ inline constexpr std::uint32_t kMaxFrameBytes = 256u << 20;
 // Appends the 6-byte connection preamble.
 void AppendPreamble(std::string* out);
 
-// Appends the length-prefixed ConnectionHeader for `service` as `user`.
-void AppendConnectionHeader(std::string* out, std::string_view user, std::string_view service);
+// Appends the length-prefixed ConnectionHeader for `service` as `user`,
+// naming `cell_block_codec` (no compressor) unless it is empty.
+void AppendConnectionHeader(std::string* out, std::string_view user, std::string_view service,
+                            std::string_view cell_block_codec = {});
 
 // Encodes requests: one per connection.
 class RequestEncoder {

@@ -4,6 +4,7 @@
 
 #include "Filter.pb.h"
 #include "db/hbase/batch.h"
+#include "db/hbase/cells.h"
 #include "net/socket.h"
 
 namespace storebench::hbase {
@@ -38,13 +39,15 @@ class HBaseSession : public Session {
       SetColumns(get->mutable_column(), fields);
       Status st = client_->RegionCall(table, key, "Get", &get_req_, &get_resp_, Deadline(), &region_, &buf_);
       if (!st.ok()) return st;
-      const pb::Result& r = get_resp_.result();
-      if (r.cell_size() == 0) return Status::NotFound();
+      CellBlockReader block = BlockOf(buf_.resp);
+      ResultCells cells(get_resp_.result(), &block);
+      if (cells.size() == 0) return Status::NotFound();
       out->BeginRecord(key);
-      for (const pb::Cell& c : r.cell()) {
-        if (!c.qualifier().empty()) out->AddField(c.qualifier(), c.value());
+      CellView c;
+      while (cells.Next(&c)) {
+        if (!c.qualifier.empty()) out->AddField(c.qualifier, c.value);
       }
-      return Status::Ok();
+      return block.failed() ? Status::Error() : Status::Ok();
     });
   }
 
@@ -69,19 +72,28 @@ class HBaseSession : public Session {
         scan_req_.set_close_scanner(true);
         Status st = client_->RegionCall(table, start_, "Scan", &scan_req_, &scan_resp_, deadline, &region_, &buf_);
         if (!st.ok()) return st;
-        for (const pb::Result& r : scan_resp_.results()) {
-          if (r.cell_size() == 0 || out->record_count() >= count) continue;
-          out->BeginRecord(r.cell(0).row());
-          for (const pb::Cell& c : r.cell()) {
-            if (!c.qualifier().empty()) out->AddField(c.qualifier(), c.value());
+        CellBlockReader block = BlockOf(buf_.resp);
+        const int results = ScanResultCount(scan_resp_);
+        std::string_view last;  // the last row read (HBase has no empty row key)
+        for (int i = 0; i < results && out->record_count() < count; ++i) {
+          ResultCells cells = ScanResult(scan_resp_, i, &block);
+          CellView c;
+          if (!cells.Next(&c)) {
+            if (block.failed()) return Status::Error();
+            continue;
           }
+          out->BeginRecord(c.row);
+          last = c.row;
+          do {
+            if (!c.qualifier.empty()) out->AddField(c.qualifier, c.value);
+          } while (cells.Next(&c));
+          if (block.failed()) return Status::Error();
         }
         if (out->record_count() >= count) break;
-        if (scan_resp_.results_size() > 0 && scan_resp_.more_results_in_region()) {
+        if (results > 0 && scan_resp_.more_results_in_region()) {
           // The server stopped early (size limits): go on after the last row.
-          const pb::Result& last = scan_resp_.results(scan_resp_.results_size() - 1);
-          if (last.cell_size() == 0) break;
-          start_.assign(last.cell(0).row());
+          if (last.empty()) break;
+          start_.assign(last);
           exclusive = true;
           continue;
         }
@@ -96,6 +108,7 @@ class HBaseSession : public Session {
   Status Update(std::string_view table, std::string_view key, std::span<const Field> values) override {
     if (opts_.client_buffering) return Buffer(table, key, values);
     return Guard([&] {
+      if (opts_.update_put) return Put(table, key, values);
       FillPut(upd_req_.mutable_mutation(), key, values);
       pb::Condition* c = upd_req_.mutable_condition();
       c->mutable_row()->assign(key.data(), key.size());
@@ -127,12 +140,16 @@ class HBaseSession : public Session {
       }
       Status st = client_->RegionCall(table, key, "Get", &keys_req_, &get_resp_, deadline, &region_, &buf_);
       if (!st.ok()) return st;
-      stale_.clear();
-      for (const pb::Cell& c : get_resp_.result().cell()) {
-        bool kept = values.empty() && c.qualifier().empty();
-        for (const Field& f : values) kept = kept || f.name == c.qualifier();
-        if (!kept) stale_.push_back(&c.qualifier());
+      stale_.clear();  // views into buf_ (or get_resp_), used before the next call
+      CellBlockReader block = BlockOf(buf_.resp);
+      ResultCells cells(get_resp_.result(), &block);
+      CellView c;
+      while (cells.Next(&c)) {
+        bool kept = values.empty() && c.qualifier.empty();
+        for (const Field& f : values) kept = kept || f.name == c.qualifier;
+        if (!kept) stale_.push_back(c.qualifier);
       }
+      if (block.failed()) return Status::Error();
       if (stale_.empty()) return Put(table, key, values, deadline);
       pb::RegionAction* ra = multi_req_.mutable_regionaction()->empty() ? multi_req_.add_regionaction()
                                                                          : multi_req_.mutable_regionaction(0);
@@ -149,9 +166,9 @@ class HBaseSession : public Session {
       pb::MutationProto::ColumnValue* cv = cvs->empty() ? cvs->Add() : cvs->Mutable(0);
       cv->mutable_family()->assign(opts_.family);
       cv->mutable_qualifier_value()->Clear();
-      for (const std::string* q : stale_) {
+      for (std::string_view q : stale_) {
         auto* qv = cv->add_qualifier_value();
-        qv->mutable_qualifier()->assign(*q);
+        qv->mutable_qualifier()->assign(q.data(), q.size());
         qv->set_delete_type(pb::MutationProto::DELETE_MULTIPLE_VERSIONS);
       }
       pb::Action* put = actions->Mutable(1);
@@ -282,7 +299,7 @@ class HBaseSession : public Session {
   pb::MutateResponse mut_resp_;
   pb::MultiRequest multi_req_;
   pb::MultiResponse multi_resp_;
-  std::vector<const std::string*> stale_;
+  std::vector<std::string_view> stale_;
   pb::ScanRequest scan_req_;
   pb::ScanResponse scan_resp_;
 };
