@@ -207,7 +207,7 @@ sb_common=(hbase -P workloads/workloada "${props[@]}" -p recordcount="$RECORDS" 
   -p hbase.update=put)
 if [ ! -x "$SB" ]; then
   sb_status="storebench not built (scripts/build.sh default)"
-elif ! "$SB" list 2>/dev/null | grep -qE '^  hbase( |$)'; then
+elif ! "$SB" list 2>/dev/null | grep -E '^  hbase( |$)' >/dev/null; then
   sb_status="storebench: hbase binding not built"
 fi
 if [ -z "$sb_status" ]; then

@@ -189,7 +189,7 @@ sb_status=""
 sb_common=(-p db=ignite -p "ignite.hosts=$hosts" -p recordcount="$RECORDS" -p fieldcount=$FIELDS -p fieldlength=$FIELDLEN)
 if [ ! -x "$SB" ]; then
   sb_status="storebench not built (scripts/build.sh default)"
-elif ! "$SB" list 2>/dev/null | grep -qE '^  ignite( |$)'; then
+elif ! "$SB" list 2>/dev/null | grep -E '^  ignite( |$)' >/dev/null; then
   sb_status="storebench: ignite binding not built"
 fi
 sb_loaded=0

@@ -215,7 +215,7 @@ sb_status="" sb_props=()
 for kv in "${server_props[@]}"; do sb_props+=(-p "$kv"); done
 if [ ! -x "$SB" ]; then
   sb_status="storebench not built (scripts/build.sh default)"
-elif ! "$SB" list 2>/dev/null | grep -qE '^  redis( |$)'; then
+elif ! "$SB" list 2>/dev/null | grep -E '^  redis( |$)' >/dev/null; then
   sb_status="storebench redis binding not built"
 fi
 # storebench loads its own key space (its records' layout).
