@@ -483,8 +483,9 @@ RunReport ReadJson(std::istream& in) {
   Json doc;
   try {
     doc = Json::parse(in);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
     // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
+    // (or out_of_range.406 for a number too large for a double: 1e99999)
     std::string what = e.what();
     const auto pos = what.find("] ");
     throw ConfigError("result JSON: not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));

@@ -360,6 +360,7 @@ TEST(JsonReportErrors, NotJson) {
   ExpectTextError("", "result JSON: not valid JSON");
   ExpectTextError("{", "not valid JSON");
   ExpectTextError("{\"a\": 1,}", "not valid JSON");
+  ExpectTextError("{\"a\": 29500.96173e1352443}", "not valid JSON");  // a number past double (found by fuzzing)
   ExpectTextError(std::string(kFixedJson) + "{}", "not valid JSON");  // a second document
   ExpectTextError("[]", "result JSON: top level: expected an object, got an array");
   ExpectTextError("{}", "result JSON: top level: missing field \"storebench\"");
