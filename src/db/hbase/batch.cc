@@ -8,9 +8,7 @@
 #include "net/socket.h"
 
 namespace storebench::hbase {
-namespace {
 
-// Whole-row put of the record (a record of no fields: one empty column).
 void FillPut(pb::MutationProto* m, std::string_view key, std::span<const Field> values, const Options& o) {
   m->mutable_row()->assign(key.data(), key.size());
   m->set_mutate_type(pb::MutationProto::PUT);
@@ -20,7 +18,7 @@ void FillPut(pb::MutationProto* m, std::string_view key, std::span<const Field> 
   while (cvs->size() > 1) cvs->RemoveLast();
   cv->mutable_family()->assign(o.family);
   auto* qvs = cv->mutable_qualifier_value();
-  qvs->Clear();
+  qvs->Clear();  // keeps the cleared objects for reuse
   for (const Field& f : values) {
     auto* qv = qvs->Add();
     qv->mutable_qualifier()->assign(f.name.data(), f.name.size());
@@ -33,7 +31,23 @@ void FillPut(pb::MutationProto* m, std::string_view key, std::span<const Field> 
   }
 }
 
-}  // namespace
+bool AppendRow(ResultCells* cells, RecordSet* out) {
+  CellView c;
+  if (!cells->Next(&c)) return false;
+  out->BeginRecord(c.row);
+  do {
+    if (!c.qualifier.empty()) out->AddField(c.qualifier, c.value);
+  } while (cells->Next(&c));
+  return true;
+}
+
+bool RecordKeeps(std::span<const Field> values, std::string_view qualifier) {
+  if (values.empty()) return qualifier.empty();
+  for (const Field& f : values) {
+    if (f.name == qualifier) return true;
+  }
+  return false;
+}
 
 Status BatchWriter::Insert(std::string_view table, const RecordBatch& batch, std::int64_t deadline, bool replace,
                            std::size_t* written) {
@@ -201,16 +215,7 @@ Status BatchWriter::Read(std::string_view table, std::span<const std::string_vie
               continue;
             }
             ResultCells cells(roe.result(), &block);
-            CellView c;
-            if (!cells.Next(&c)) {
-              if (block.failed()) return Status::Error();
-              continue;
-            }
-            ++found;
-            out->BeginRecord(c.row);
-            do {
-              if (!c.qualifier.empty()) out->AddField(c.qualifier, c.value);
-            } while (cells.Next(&c));
+            if (AppendRow(&cells, out)) ++found;
             if (block.failed()) return Status::Error();
           }
           if (exception.empty()) continue;
@@ -257,9 +262,7 @@ Status BatchWriter::SendAll(const RecordBatch& batch, std::int64_t deadline, boo
         const std::size_t i = roe.index();
         CellView c;
         while (cells.Next(&c)) {
-          bool kept = batch.values(i).empty() && c.qualifier.empty();
-          for (const Field& f : batch.values(i)) kept = kept || f.name == c.qualifier;
-          if (!kept) stale_[i].emplace_back(c.qualifier);
+          if (!RecordKeeps(batch.values(i), c.qualifier)) stale_[i].emplace_back(c.qualifier);
         }
         if (block.failed()) return Status::Error();
       }

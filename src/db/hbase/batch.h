@@ -27,9 +27,22 @@
 
 #include "Client.pb.h"
 #include "db/binding.h"
+#include "db/hbase/cells.h"
 #include "db/hbase/client.h"
 
 namespace storebench::hbase {
+
+// How one HBase row is one record, for the session and the batch alike.
+// FillPut makes *m a Put of exactly `values` as columns of o.family, with
+// o.durability (a record of no fields: one empty-named column, since HBase
+// has no row without cells), reusing *m's objects. AppendRow adds the Result's cells to *out as one record keyed by its row
+// (the empty-named column of a record with no fields is hidden); false when
+// the Result has no cell, or its block failed (the caller checks the block).
+void FillPut(pb::MutationProto* m, std::string_view key, std::span<const Field> values, const Options& o);
+bool AppendRow(ResultCells* cells, RecordSet* out);
+// Whether a row written as exactly `values` keeps column `qualifier` (a
+// record with no fields is its one empty-named column).
+bool RecordKeeps(std::span<const Field> values, std::string_view qualifier);
 
 class BatchWriter {
  public:

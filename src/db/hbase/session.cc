@@ -41,13 +41,9 @@ class HBaseSession : public Session {
       if (!st.ok()) return st;
       CellBlockReader block = BlockOf(buf_.resp);
       ResultCells cells(get_resp_.result(), &block);
-      if (cells.size() == 0) return Status::NotFound();
-      out->BeginRecord(key);
-      CellView c;
-      while (cells.Next(&c)) {
-        if (!c.qualifier.empty()) out->AddField(c.qualifier, c.value);
-      }
-      return block.failed() ? Status::Error() : Status::Ok();
+      const bool found = AppendRow(&cells, out);
+      if (block.failed()) return Status::Error();
+      return found ? Status::Ok() : Status::NotFound();
     });
   }
 
@@ -77,16 +73,7 @@ class HBaseSession : public Session {
         std::string_view last;  // the last row read (HBase has no empty row key)
         for (int i = 0; i < results && out->record_count() < count; ++i) {
           ResultCells cells = ScanResult(scan_resp_, i, &block);
-          CellView c;
-          if (!cells.Next(&c)) {
-            if (block.failed()) return Status::Error();
-            continue;
-          }
-          out->BeginRecord(c.row);
-          last = c.row;
-          do {
-            if (!c.qualifier.empty()) out->AddField(c.qualifier, c.value);
-          } while (cells.Next(&c));
+          if (AppendRow(&cells, out)) last = out->key(out->record_count() - 1);
           if (block.failed()) return Status::Error();
         }
         if (out->record_count() >= count) break;
@@ -109,7 +96,7 @@ class HBaseSession : public Session {
     if (opts_.client_buffering) return Buffer(table, key, values);
     return Guard([&] {
       if (opts_.update_put) return Put(table, key, values);
-      FillPut(upd_req_.mutable_mutation(), key, values);
+      FillPut(upd_req_.mutable_mutation(), key, values, opts_);
       pb::Condition* c = upd_req_.mutable_condition();
       c->mutable_row()->assign(key.data(), key.size());
       if (!c->has_filter()) {
@@ -145,9 +132,7 @@ class HBaseSession : public Session {
       ResultCells cells(get_resp_.result(), &block);
       CellView c;
       while (cells.Next(&c)) {
-        bool kept = values.empty() && c.qualifier.empty();
-        for (const Field& f : values) kept = kept || f.name == c.qualifier;
-        if (!kept) stale_.push_back(c.qualifier);
+        if (!RecordKeeps(values, c.qualifier)) stale_.push_back(c.qualifier);
       }
       if (block.failed()) return Status::Error();
       if (stale_.empty()) return Put(table, key, values, deadline);
@@ -173,7 +158,7 @@ class HBaseSession : public Session {
       }
       pb::Action* put = actions->Mutable(1);
       put->set_index(1);
-      FillPut(put->mutable_mutation(), key, values);
+      FillPut(put->mutable_mutation(), key, values, opts_);
       st = client_->RegionCall(table, key, "Multi", ra, &multi_resp_, deadline, &region_, &buf_, &multi_req_);
       if (!st.ok()) return st;
       if (multi_resp_.regionactionresult_size() != 1) return Status::Error();
@@ -204,23 +189,6 @@ class HBaseSession : public Session {
     });
   }
 
-  // hbase.clientbuffering: the put joins the session's write buffer (BATCHED_OK);
-  // a full buffer is sent as Multi batches of puts, and the operation that
-  // filled it answers for the flush.
-  Status Buffer(std::string_view table, std::string_view key, std::span<const Field> values) {
-    return Guard([&] {
-      if (!buffer_.empty() && table != buffer_table_) {
-        if (Status st = Flush(); !st.ok()) return st;
-      }
-      if (buffer_.empty()) buffer_table_.assign(table.data(), table.size());
-      buffer_.Add(key, values);
-      buffered_bytes_ += key.size();
-      for (const Field& f : values) buffered_bytes_ += f.name.size() + f.value.size();
-      if (buffered_bytes_ < static_cast<std::uint64_t>(opts_.write_buffer_bytes)) return Status(Status::kBatchedOk);
-      return Flush();
-    });
-  }
-
   // Sends the write buffer (plain puts, as YCSB's buffered mutator does);
   // the runner calls it at the end of the client's operations, timed.
   Status Flush() override {
@@ -238,35 +206,28 @@ class HBaseSession : public Session {
   }
 
  private:
-  // One Mutate PUT of the given columns.
-  Status Put(std::string_view table, std::string_view key, std::span<const Field> values, std::int64_t deadline = 0) {
-    FillPut(mut_req_.mutable_mutation(), key, values);
-    return client_->RegionCall(table, key, "Mutate", &mut_req_, &mut_resp_, deadline != 0 ? deadline : Deadline(),
-                               &region_, &buf_);
+  // hbase.clientbuffering: the put joins the session's write buffer (BATCHED_OK);
+  // a full buffer is sent as Multi batches of puts, and the operation that
+  // filled it answers for the flush.
+  Status Buffer(std::string_view table, std::string_view key, std::span<const Field> values) {
+    return Guard([&] {
+      if (!buffer_.empty() && table != buffer_table_) {
+        if (Status st = Flush(); !st.ok()) return st;
+      }
+      if (buffer_.empty()) buffer_table_.assign(table.data(), table.size());
+      buffer_.Add(key, values);
+      buffered_bytes_ += key.size();
+      for (const Field& f : values) buffered_bytes_ += f.name.size() + f.value.size();
+      if (buffered_bytes_ < static_cast<std::uint64_t>(opts_.write_buffer_bytes)) return Status(Status::kBatchedOk);
+      return Flush();
+    });
   }
 
-  // A PUT of the given columns; a record of no fields is one empty column
-  // (qualifier ""), which reads hide, since HBase has no row without cells.
-  void FillPut(pb::MutationProto* m, std::string_view key, std::span<const Field> values) {
-    m->mutable_row()->assign(key.data(), key.size());
-    m->set_mutate_type(pb::MutationProto::PUT);
-    m->set_durability(opts_.durability);
-    auto* cvs = m->mutable_column_value();
-    pb::MutationProto::ColumnValue* cv = cvs->empty() ? cvs->Add() : cvs->Mutable(0);
-    while (cvs->size() > 1) cvs->RemoveLast();
-    cv->mutable_family()->assign(opts_.family);
-    auto* qvs = cv->mutable_qualifier_value();
-    qvs->Clear();  // keeps the cleared objects for reuse
-    for (const Field& f : values) {
-      pb::MutationProto::ColumnValue::QualifierValue* qv = qvs->Add();
-      qv->mutable_qualifier()->assign(f.name.data(), f.name.size());
-      qv->mutable_value()->assign(f.value.data(), f.value.size());
-    }
-    if (values.empty()) {
-      pb::MutationProto::ColumnValue::QualifierValue* qv = qvs->Add();
-      qv->mutable_qualifier()->clear();
-      qv->mutable_value()->clear();
-    }
+  // One Mutate PUT of the given columns.
+  Status Put(std::string_view table, std::string_view key, std::span<const Field> values, std::int64_t deadline = 0) {
+    FillPut(mut_req_.mutable_mutation(), key, values, opts_);
+    return client_->RegionCall(table, key, "Mutate", &mut_req_, &mut_resp_, deadline != 0 ? deadline : Deadline(),
+                               &region_, &buf_);
   }
 
   // The family, and the named qualifiers when not all fields are wanted.
