@@ -149,7 +149,10 @@ TwoCalls GetTwo(Connection& c, const std::string (&rows)[2], int second_delay_ms
   return out;
 }
 
-TEST(HBaseConnection, AnswersOutOfOrderReachTheirCallers) {
+// A peer that reads two calls before it answers anything, then answers the
+// second first; two clients of one connection call it for rows[0] and
+// rows[1] (the second `second_delay_ms` later) and each gets its own answer.
+void ExpectTwoCallsAnsweredInReverse(const std::string (&rows)[2], int second_delay_ms) {
   Peer peer;
   std::thread server([&] {
     const int fd = peer.Accept();
@@ -168,42 +171,21 @@ TEST(HBaseConnection, AnswersOutOfOrderReachTheirCallers) {
   });
   {
     Connection c(net::Endpoint{"127.0.0.1", peer.port()}, "ClientService", "test", 5000, 2);
-    const TwoCalls got = GetTwo(c, {"first", "second"}, 0);
+    const TwoCalls got = GetTwo(c, rows, second_delay_ms);
     EXPECT_EQ(got.statuses[0], Status::Ok());
     EXPECT_EQ(got.statuses[1], Status::Ok());
-    EXPECT_EQ(got.values[0], "answer:first");
-    EXPECT_EQ(got.values[1], "answer:second");
+    EXPECT_EQ(got.values[0], "answer:" + rows[0]);
+    EXPECT_EQ(got.values[1], "answer:" + rows[1]);
   }
   server.join();
 }
 
+TEST(HBaseConnection, AnswersOutOfOrderReachTheirCallers) { ExpectTwoCallsAnsweredInReverse({"first", "second"}, 0); }
+
 TEST(HBaseConnection, ACallMadeWhileAnotherWaitsIsSentAtOnce) {
-  // The server answers nothing until it has both requests: the second call
-  // comes while the first waits for its answer, and must not wait for it.
-  Peer peer;
-  std::thread server([&] {
-    const int fd = peer.Accept();
-    ASSERT_GE(fd, 0);
-    ASSERT_TRUE(ReadHello(fd));
-    std::uint32_t id1, id2;
-    std::string row1, row2;
-    ASSERT_TRUE(ReadRequest(fd, &id1, &row1));
-    ASSERT_TRUE(ReadRequest(fd, &id2, &row2));
-    Answer(fd, id2, row2);
-    Answer(fd, id1, row1);
-    std::string rest;
-    ReadN(fd, &rest, 1);
-    close(fd);
-  });
-  {
-    Connection c(net::Endpoint{"127.0.0.1", peer.port()}, "ClientService", "test", 5000, 2);
-    const TwoCalls got = GetTwo(c, {"early", "late"}, 100);  // the first is waiting by then
-    EXPECT_EQ(got.statuses[0], Status::Ok());
-    EXPECT_EQ(got.statuses[1], Status::Ok());
-    EXPECT_EQ(got.values[0], "answer:early");
-    EXPECT_EQ(got.values[1], "answer:late");
-  }
-  server.join();
+  // The peer answers nothing until it has both calls: the second comes while
+  // the first waits for its answer (100 ms later), and must not wait for it.
+  ExpectTwoCallsAnsweredInReverse({"early", "late"}, 100);
 }
 
 TEST(HBaseConnection, APeerThatHangsUpFailsTheCallAndTheNextCallReconnects) {
