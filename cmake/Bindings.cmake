@@ -44,6 +44,9 @@ set(_need_mariadb "pkg:libmariadb")
 set(_deb_mariadb libmariadb-dev)
 set(_need_gluster "pkg:glusterfs-api")
 set(_deb_gluster libglusterfs-dev)
+# aerospike: OpenSSL's libcrypto for the digests' RIPEMD-160.
+set(_need_aerospike "pkg:libcrypto")
+set(_deb_aerospike libssl-dev)
 # hbase: protobuf (Debian's libprotobuf-dev and protoc) and HBase's own .proto
 # files, read at build time from the hbase-protocol-shaded jar that Maven
 # resolved for servers/hbase/pom.xml (cmake/HBaseProto.cmake generates the C++).
