@@ -10,7 +10,7 @@
 #
 # Environment:
 #   STOREBENCH_SANITIZE_ALL=1   run every test in the sanitizer build, not only its tier
-#   STOREBENCH_FUZZ_SECONDS=N   seconds each fuzzer runs (default 10; 0: replay the corpora only)
+#   STOREBENCH_FUZZ_SECONDS=N   seconds each fuzzer runs (default 5; 0: replay the corpora only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -94,6 +94,6 @@ else
   ctest --preset fuzz -j "$(nproc)" -L '^sanitize$'
 fi
 
-phase "fuzz: replay corpora + ${STOREBENCH_FUZZ_SECONDS:-10} s each"
+phase "fuzz: replay corpora + ${STOREBENCH_FUZZ_SECONDS:-5} s each"
 scripts/fuzz.sh --replay
-if [ "${STOREBENCH_FUZZ_SECONDS:-10}" -gt 0 ]; then scripts/fuzz.sh "${STOREBENCH_FUZZ_SECONDS:-10}"; fi
+if [ "${STOREBENCH_FUZZ_SECONDS:-5}" -gt 0 ]; then scripts/fuzz.sh "${STOREBENCH_FUZZ_SECONDS:-5}"; fi
