@@ -278,10 +278,20 @@ inline std::optional<Settings> ServerSettings(const std::string& name) {
 }
 
 // True when the test command started every server (STOREBENCH_REQUIRE_SERVERS=1):
-// a missing server is then a failure, not a skip.
-inline bool ServersRequired() {
+// a missing server is then a failure, not a skip; but for a server `name`
+// the test command could not start (STOREBENCH_SERVERS_NOT_STARTED, space-
+// separated names, e.g. "aerospike" where there is no asd).
+inline bool ServersRequired(std::string_view name = {}) {
   const char* v = std::getenv("STOREBENCH_REQUIRE_SERVERS");
-  return v != nullptr && std::string(v) == "1";
+  if (v == nullptr || std::string(v) != "1") return false;
+  const char* absent = std::getenv("STOREBENCH_SERVERS_NOT_STARTED");
+  if (absent == nullptr || name.empty()) return true;
+  std::istringstream in{std::string(absent)};
+  std::string item;
+  while (in >> item) {
+    if (item == name) return false;
+  }
+  return true;
 }
 
 // In a test body: sets `out` (a vector of property pairs) to the settings
@@ -290,7 +300,7 @@ inline bool ServersRequired() {
   do {                                                                                           \
     auto settings_ = ::storebench::test_util::ServerSettings(name);                              \
     if (!settings_) {                                                                            \
-      if (::storebench::test_util::ServersRequired()) FAIL() << "no server for " << (name);      \
+      if (::storebench::test_util::ServersRequired(name)) FAIL() << "no server for " << (name);  \
       GTEST_SKIP() << "no server for " << (name) << ": run scripts/test.sh, or start one with "  \
                    << "scripts/servers/" << (name) << ".sh and set STOREBENCH_TEST_SERVER_*";    \
     }                                                                                            \
