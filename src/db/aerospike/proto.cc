@@ -1,6 +1,10 @@
 #include "db/aerospike/proto.h"
 
-#include <openssl/evp.h>
+// RIPEMD-160's own functions: deprecated in OpenSSL 3 in favour of EVP, whose
+// digest contexts allocate on every init (two mallocs per key here); these
+// compute the same digest with no allocation.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/ripemd.h>
 
 #include <cstring>
 
@@ -8,11 +12,13 @@ namespace storebench::aerospike {
 namespace {
 
 void PutU16(std::string& out, std::uint16_t v) {
-  out.push_back(static_cast<char>(v >> 8));
-  out.push_back(static_cast<char>(v & 0xff));
+  const char b[2] = {static_cast<char>(v >> 8), static_cast<char>(v & 0xff)};
+  out.append(b, 2);
 }
 void PutU32(std::string& out, std::uint32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
+  const char b[4] = {static_cast<char>(v >> 24), static_cast<char>((v >> 16) & 0xff), static_cast<char>((v >> 8) & 0xff),
+                     static_cast<char>(v & 0xff)};
+  out.append(b, 4);
 }
 void SetU16(std::string& out, std::size_t at, std::uint16_t v) {
   out[at] = static_cast<char>(v >> 8);
@@ -31,10 +37,8 @@ void AppendField(std::string& out, std::uint8_t type, std::string_view data) {
 void AppendOp(std::string& out, std::uint8_t op, std::uint8_t particle, std::string_view name,
               std::string_view value) {
   PutU32(out, static_cast<std::uint32_t>(4 + name.size() + value.size()));
-  out.push_back(static_cast<char>(op));
-  out.push_back(static_cast<char>(particle));
-  out.push_back(0);  // version
-  out.push_back(static_cast<char>(name.size()));
+  const char b[4] = {static_cast<char>(op), static_cast<char>(particle), 0 /* version */, static_cast<char>(name.size())};
+  out.append(b, 4);
   out.append(name);
   out.append(value);
 }
@@ -55,31 +59,20 @@ std::size_t SkipItems(std::string_view s, std::size_t n, std::size_t min_len) {
 }  // namespace
 
 Digest ComputeDigest(std::string_view set, std::uint8_t key_type, std::string_view key) {
-  // One context per thread, reset per digest (no allocation once made).
-  struct Ctx {
-    EVP_MD* md = EVP_MD_fetch(nullptr, "RIPEMD160", nullptr);
-    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    ~Ctx() {
-      EVP_MD_CTX_free(ctx);
-      EVP_MD_free(md);
-    }
-  };
-  thread_local Ctx c;
-  Digest d{};
-  unsigned int len = 0;
-  if (c.md == nullptr || c.ctx == nullptr || EVP_DigestInit_ex(c.ctx, c.md, nullptr) != 1 ||
-      EVP_DigestUpdate(c.ctx, set.data(), set.size()) != 1 || EVP_DigestUpdate(c.ctx, &key_type, 1) != 1 ||
-      EVP_DigestUpdate(c.ctx, key.data(), key.size()) != 1 || EVP_DigestFinal_ex(c.ctx, d.data(), &len) != 1 ||
-      len != kDigestSize) {
-    d.fill(0);  // OpenSSL without RIPEMD-160: every key lands in partition 0 (the server still answers)
-  }
+  RIPEMD160_CTX c;
+  RIPEMD160_Init(&c);
+  RIPEMD160_Update(&c, set.data(), set.size());
+  RIPEMD160_Update(&c, &key_type, 1);
+  RIPEMD160_Update(&c, key.data(), key.size());
+  Digest d;
+  RIPEMD160_Final(d.data(), &c);
   return d;
 }
 
 void AppendProtoHeader(std::string& out, std::uint8_t type, std::uint64_t body_size) {
-  out.push_back(2);
-  out.push_back(static_cast<char>(type));
-  for (int shift = 40; shift >= 0; shift -= 8) out.push_back(static_cast<char>((body_size >> shift) & 0xff));
+  char b[8] = {2, static_cast<char>(type)};
+  for (int i = 0; i < 6; ++i) b[2 + i] = static_cast<char>((body_size >> (40 - 8 * i)) & 0xff);
+  out.append(b, sizeof b);
 }
 
 std::size_t FrameLength(std::string_view in, std::uint8_t* type) {
@@ -126,12 +119,9 @@ void MessageWriter::Begin(const MsgHeader& h) {
   start_ = out_.size();
   fields_ = ops_ = 0;
   AppendProtoHeader(out_, kTypeMessage, 0);  // the length is set by Finish
-  out_.push_back(static_cast<char>(kMsgHeaderSize));
-  out_.push_back(static_cast<char>(h.info1));
-  out_.push_back(static_cast<char>(h.info2));
-  out_.push_back(static_cast<char>(h.info3));
-  out_.push_back(static_cast<char>(h.info4));
-  out_.push_back(static_cast<char>(h.result_code));
+  const char flags[6] = {static_cast<char>(kMsgHeaderSize), static_cast<char>(h.info1), static_cast<char>(h.info2),
+                         static_cast<char>(h.info3),    static_cast<char>(h.info4), static_cast<char>(h.result_code)};
+  out_.append(flags, sizeof flags);
   PutU32(out_, h.generation);
   PutU32(out_, h.record_ttl);
   PutU32(out_, h.transaction_ttl);
