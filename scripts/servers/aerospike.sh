@@ -6,7 +6,9 @@
 #       (`asd --config-file DIR/nodeN/aerospike.conf --foreground`, run in the
 #       background by this script), meshed by heartbeat on loopback, cluster
 #       name "storebench", one namespace "test" in memory (storage-engine
-#       memory, data-size 512M: asd's minimum, reserved more than touched;
+#       memory, data-size AEROSPIKE_DATA_SIZE (default 512M: asd's minimum;
+#       seed 002's 1M records of 2 KB want 4G), reserved more than touched,
+#       max-record-size 8M;
 #       an empty node is still ~260 MB resident: 8 stripes, each with an
 #       8 MB header and an 8 MB write block in use) with replication-factor
 #       2 (1 for one node). Each node tells clients 127.0.0.1 as its address
@@ -156,9 +158,10 @@ EOF
 }
 namespace test {
   replication-factor $rf
+  max-record-size 8M
   nsup-period 60
   storage-engine memory {
-    data-size 512M
+    data-size ${AEROSPIKE_DATA_SIZE:-512M}
   }
 }
 EOF

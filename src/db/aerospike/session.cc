@@ -1,9 +1,11 @@
 #include "db/aerospike/session.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "db/hex_name.h"
 #include "net/socket.h"
 
 namespace storebench::aerospike {
@@ -18,15 +20,16 @@ class AerospikeSession final : public Session {
     return Guard([&] {
       out->Clear();
       MsgHeader h;
-      h.info1 = fields.all ? (kInfo1Read | kInfo1GetAll) : kInfo1Read;
+      // The server answers named bins in the request's order: a selection of
+      // several reads every bin and keeps the selected, in stored order.
+      const bool named = !fields.all && fields.names.size() == 1;
+      h.info1 = named ? kInfo1Read : (kInfo1Read | kInfo1GetAll);
       const Status st = Exchange(table, key, h, false, [&](MessageWriter& w) {
-        if (!fields.all) {
-          for (std::string_view name : fields.names) w.Op(kOpRead, 0, name, {});
-        }
+        if (named) w.Op(kOpRead, 0, BinName(fields.names[0]), {});
       });
       if (!st.ok()) return st;
       out->BeginRecord(key);
-      AddBins(reply_.ops, out);
+      AddBins(reply_.ops, fields, out);
       return st;
     });
   }
@@ -78,6 +81,7 @@ class AerospikeSession final : public Session {
         }
       }
       Status result = Status::Ok();
+      const bool named = !fields.all && fields.names.size() == 1;
       const std::int64_t deadline = net::DeadlineAfterMs(o_.timeout_ms);
       // One request per node, for the keys whose master it is.
       for (std::size_t first = 0; first < n; ++first) {
@@ -97,8 +101,10 @@ class AerospikeSession final : public Session {
           h.info1 = kInfo1Read | kInfo1Batch;
           h.transaction_ttl = static_cast<std::uint32_t>(o_.timeout_ms);
           w.Begin(h);
+          // (One bin by name; several: every bin, the selected kept, as Read.)
+          const std::string_view bin = named ? BinName(fields.names[0]) : std::string_view();
           AppendBatchField(w, scratch_, o_.ns, table, rows_, row_digests_,
-                           fields.all ? std::span<const std::string_view>() : fields.names);
+                           named ? std::span<const std::string_view>(&bin, 1) : std::span<const std::string_view>());
           w.Finish();
         };
         const Status st = client_->Call(node, deadline, write, true, &bodies_);
@@ -122,7 +128,7 @@ class AerospikeSession final : public Session {
             return Judge(rc);
           } else if (index < n) {
             out->BeginRecord(keys[index]);
-            AddBins(r.ops, out);
+            AddBins(r.ops, fields, out);
           } else {
             return Status::Error();  // a row we did not ask for
           }
@@ -138,7 +144,7 @@ class AerospikeSession final : public Session {
       const std::uint8_t particle = o_.blob_bins ? kParticleBlob : kParticleString;
       return Exchange(table, key, h, o_.send_key, [&](MessageWriter& w) {
         if (values.empty()) w.Op(kOpWrite, particle, kEmptyRecordBin, {});
-        for (const Field& f : values) w.Op(kOpWrite, particle, f.name, f.value);
+        for (const Field& f : values) w.Op(kOpWrite, particle, BinName(f.name), f.value);
       });
     });
   }
@@ -189,10 +195,31 @@ class AerospikeSession final : public Session {
     return st;
   }
 
-  static void AddBins(std::string_view ops, RecordSet* out) {
+  // The bin of field `name`: the name itself, or, for one Aerospike refuses
+  // (a NUL byte) or that would read back as another (the hidden bin's, an
+  // "x_" one), "x_" + its hex (db/hex_name.h). Valid until the next call.
+  std::string_view BinName(std::string_view name) {
+    if (name != kEmptyRecordBin && name.find('\0') == std::string_view::npos && !name.starts_with("x_")) return name;
+    bin_name_.clear();
+    AppendHexName(name, &bin_name_);
+    return bin_name_;
+  }
+  // The field a bin stands for (BinName's inverse).
+  std::string_view FieldName(std::string_view bin) {
+    if (!bin.starts_with("x_")) return bin;
+    field_name_.clear();
+    return AppendHexBytes(bin.substr(2), &field_name_) ? std::string_view(field_name_) : bin;
+  }
+
+  // The bins of a reply into the current record, but the hidden one; those
+  // selected only (every bin was read for a selection of several).
+  void AddBins(std::string_view ops, const FieldSelector& fields, RecordSet* out) {
     BinOp op;
     while (NextOp(&ops, &op)) {
-      if (op.name != kEmptyRecordBin) out->AddField(op.name, op.value);
+      if (op.name == kEmptyRecordBin) continue;
+      const std::string_view name = FieldName(op.name);
+      if (!fields.all && std::find(fields.names.begin(), fields.names.end(), name) == fields.names.end()) continue;
+      out->AddField(name, op.value);
     }
   }
 
@@ -202,6 +229,8 @@ class AerospikeSession final : public Session {
   std::string bodies_;     // the last reply's message bodies
   Reply reply_;            // views into bodies_
   std::string key_field_;  // the KEY field (aerospike.sendkey)
+  std::string bin_name_;   // BinName's spelling
+  std::string field_name_; // FieldName's
   std::string scratch_;    // a batch request's BATCH field
   std::vector<Digest> digests_;
   std::vector<std::uint16_t> nodes_;
