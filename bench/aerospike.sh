@@ -36,7 +36,9 @@
 #   (default 100000), BIN (bytes, default 2048), READS (percent, default 50),
 #   DURATION (seconds, default 10), ROUNDS (default 1), TOOLS (default
 #   "storebench storebench-fibers asbench"), STOREBENCH (the binary, default
-#   build/default/storebench), OUT (raw outputs; default a new mktemp -d folder).
+#   build/default/storebench), AEROSPIKE_DATA_SIZE (the namespace's size;
+#   default room for both tools' records four times over, at least 512M),
+#   OUT (raw outputs; default a new mktemp -d folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -83,7 +85,11 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-log "starting an Aerospike node; raw outputs in $OUT"
+# Room for both tools' records four times over (updates leave old copies in
+# the write blocks until defragmented; Aerospike stops writes at 70% used).
+size_mb=$(( KEYS * (BIN + 64) * 2 * 4 / 1048576 + 1 ))
+export AEROSPIKE_DATA_SIZE=${AEROSPIKE_DATA_SIZE:-$(( size_mb < 512 ? 512 : size_mb ))M}
+log "starting an Aerospike node (namespace data-size $AEROSPIKE_DATA_SIZE); raw outputs in $OUT"
 line=$("$root/scripts/servers/aerospike.sh" start "$serverdir")
 port=$(sed -n 's/.*aerospike\.port=\([0-9]*\).*/\1/p' <<<"$line")
 [ -n "$port" ] || die "no aerospike.port in the server's line: $line"
