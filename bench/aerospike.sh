@@ -43,7 +43,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 source "$root/scripts/servers/lib.sh"  # alive, die
-source "$root/bench/lib.sh"            # run_sampled, cpu_between, per_op
+source "$root/bench/lib.sh"            # run_sampled, cpu_between, per_op, median_table
 
 THREADS=${THREADS:-"1 64"}
 KEYS=${KEYS:-100000}
@@ -184,38 +184,7 @@ echo
 if [ "$ROUNDS" != 1 ]; then echo "Median of $ROUNDS rounds:"; echo; fi
 echo "| threads | tool | ops/s | read p99 (us) | update p99 (us) | client CPU us/op | server CPU us/op | ops/s ratio storebench/asbench | client CPU/op ratio storebench/asbench |"
 echo "|---|---|---|---|---|---|---|---|---|"
-awk -F'\t' '
-  function median(list,   a, n, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
-  function med(list, fmt) { return list == "" ? "n/a" : sprintf(fmt, median(list)) }
-  function ratio(a, b) { return (a == "n/a" || b == "n/a" || b + 0 == 0) ? "n/a" : sprintf("%.2f", a / b) }
-  {
-    k = $1 SUBSEP $2
-    if (!(k in seen)) { seen[k]; order[++m] = k }
-    if ($4 ~ /^[0-9.]+$/) {
-      R[k] = R[k] " " $4
-      if ($5 ~ /^[0-9.]+$/) P[k] = P[k] " " $5
-      if ($6 ~ /^[0-9.]+$/) U[k] = U[k] " " $6
-      if ($7 ~ /^[0-9.]+$/) C[k] = C[k] " " $7
-      if ($8 ~ /^[0-9.]+$/) S[k] = S[k] " " $8
-    } else note[k] = $4
-  }
-  END {
-    for (i = 1; i <= m; i++) {
-      k = order[i]; split(k, f, SUBSEP)
-      if (R[k] == "") { printf "| %s | %s | %s | | | | | | |\n", f[1], f[2], note[k]; continue }
-      r = med(R[k], "%.0f"); c = med(C[k], "%.2f")
-      line = sprintf("| %s | %s | %s | %s | %s | %s | %s |", f[1], f[2], r, med(P[k], "%.0f"), med(U[k], "%.0f"), c, med(S[k], "%.2f"))
-      if (f[2] ~ /^storebench/) {
-        q = f[1] SUBSEP "asbench"
-        line = line sprintf(" %s | %s |", ratio(r, med(R[q], "%.0f")), ratio(c, med(C[q], "%.2f")))
-      } else line = line " | |"
-      print line
-    }
-  }' "$OUT/rows.tsv"
+median_table "$OUT/rows.tsv" asbench
 if ((${#notes[@]})); then
   echo
   for n in "${notes[@]}"; do echo "- $n"; done

@@ -1,5 +1,5 @@
-# CPU sampling shared by the side-by-side benches (bench/ignite.sh,
-# bench/hbase.sh): a client's and the servers' CPU time, sampled from /proc
+# CPU sampling and the median table shared by the side-by-side benches
+# (bench/ignite.sh, bench/hbase.sh, bench/aerospike.sh): a client's and the servers' CPU time, sampled from /proc
 # every 50 ms, and what it came to over a measured wall-clock window.
 # Source it; it uses two arrays of the caller's:
 #   server_pids  the server processes whose CPU is counted beside the client's
@@ -62,4 +62,45 @@ run_sampled() {
   wait "$spid" || true
   client_pid=""
   return $rc
+}
+
+# median_table ROWS PEER: the Markdown rows (no header) of ROWS, a TSV of
+# "threads tool round ops/s read-p99 update-p99 client-CPU/op server-CPU/op"
+# lines (a non-numeric ops/s is a note, e.g. "failed"): per threads and tool
+# in first-seen order, the medians over its rounds, and for each storebench*
+# tool its ratios to PEER's medians at the same threads (ops/s, client CPU/op).
+median_table() {
+  awk -F'\t' -v peer="$2" '
+    function median(list,   a, n, i, j, t) {
+      n = split(list, a, " ")
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    function med(list, fmt) { return list == "" ? "n/a" : sprintf(fmt, median(list)) }
+    function ratio(a, b) { return (a == "n/a" || b == "n/a" || b + 0 == 0) ? "n/a" : sprintf("%.2f", a / b) }
+    {
+      k = $1 SUBSEP $2
+      if (!(k in seen)) { seen[k]; order[++m] = k }
+      if ($4 ~ /^[0-9.]+$/) {
+        R[k] = R[k] " " $4
+        if ($5 ~ /^[0-9.]+$/) P[k] = P[k] " " $5
+        if ($6 ~ /^[0-9.]+$/) U[k] = U[k] " " $6
+        if ($7 ~ /^[0-9.]+$/) C[k] = C[k] " " $7
+        if ($8 ~ /^[0-9.]+$/) S[k] = S[k] " " $8
+      } else note[k] = $4
+    }
+    END {
+      for (i = 1; i <= m; i++) {
+        k = order[i]; split(k, f, SUBSEP)
+        if (R[k] == "") { printf "| %s | %s | %s | | | | | | |\n", f[1], f[2], note[k]; continue }
+        r = med(R[k], "%.0f"); c = med(C[k], "%.2f")
+        p = P[k] == "" ? "" : med(P[k], "%.0f"); u = U[k] == "" ? "" : med(U[k], "%.0f")
+        line = sprintf("| %s | %s | %s | %s | %s | %s | %s |", f[1], f[2], r, p, u, c, med(S[k], "%.2f"))
+        if (f[2] ~ /^storebench/) {
+          q = f[1] SUBSEP peer
+          line = line sprintf(" %s | %s |", ratio(r, med(R[q], "%.0f")), ratio(c, med(C[q], "%.2f")))
+        } else line = line " | |"
+        print line
+      }
+    }' "$1"
 }
