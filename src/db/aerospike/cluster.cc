@@ -47,7 +47,12 @@ Cluster::Cluster(Options o) : options_(std::move(o)) {
   const std::int64_t deadline = net::DeadlineAfterMs(options_.timeout_ms);
   std::string errors;
   for (const net::Endpoint& seed : options_.seeds) {
-    if (AddNode(seed, deadline) == kNoNode) errors += (errors.empty() ? "" : ", ") + seed.ToString();
+    if (AddNode(seed, deadline) != kNoNode) continue;
+    // Why: the connection's own reason ("host:port: Connection refused"), else the protocol.
+    net::TcpConnection probe(seed);
+    std::string why;
+    if (probe.Connect(deadline, &why)) why = seed.ToString() + ": no answer to the info protocol";
+    errors += (errors.empty() ? "" : "; ") + why;
   }
   if (nodes_.empty()) {
     throw SetupError("aerospike: no seed node answered the info protocol (" + errors +
