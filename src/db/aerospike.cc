@@ -19,7 +19,8 @@ const BindingInfo& aerospike_binding() {
   static const BindingInfo info = [] {
     BindingInfo b;
     b.name = "aerospike";
-    b.summary = "Aerospike over a built-in info + message protocol client (partition-aware, no scan: no key order)";
+    b.summary =
+        "Aerospike over a built-in info + message protocol client (partition-aware, no scan: no key order)";
     b.properties = aerospike::PropertySpecs();
     b.open = OpenStore<aerospike::AerospikeStore, aerospike::ParseOptions>;
     b.server = true;

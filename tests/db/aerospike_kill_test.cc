@@ -154,12 +154,14 @@ TEST(AerospikeKillTest, RunGoesOnWithNodeOneAndTheStoreReadsFromNodeTwoWhenItIsB
   const std::string workload = std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada";
   test_util::ProcessOptions po;
   po.cwd = cluster.dir();
-  std::vector<std::string> load = {"load",       "aerospike", "-P", workload, "-p", "recordcount=" + std::to_string(kRecords),
-                                   "-p",         "fieldcount=2", "-threads", "8"};
+  std::vector<std::string> load = {
+      "load", "aerospike",    "-P",       workload, "-p", "recordcount=" + std::to_string(kRecords),
+      "-p",   "fieldcount=2", "-threads", "8"};
   load.insert(load.end(), props.begin(), props.end());
   auto loaded = test_util::RunProcess(STOREBENCH_BINARY, load, po);
   ASSERT_EQ(loaded.code, 0) << loaded.err;
-  ASSERT_NE(loaded.out.find("[INSERT], Return=OK, " + std::to_string(kRecords)), std::string::npos) << loaded.out;
+  ASSERT_NE(loaded.out.find("[INSERT], Return=OK, " + std::to_string(kRecords)), std::string::npos)
+      << loaded.out;
 
   // The partitions node 2 is master of.
   aerospike::PartitionBits node2;
@@ -174,7 +176,8 @@ TEST(AerospikeKillTest, RunGoesOnWithNodeOneAndTheStoreReadsFromNodeTwoWhenItIsB
   std::vector<std::string> keys2;
   for (int i = 0; keys2.size() < 50 && i < 10000; ++i) {
     const std::string k = "kill-test-" + std::to_string(i);
-    if (node2.test(static_cast<std::size_t>(aerospike::PartitionId(aerospike::StringKeyDigest("usertable", k))))) {
+    if (node2.test(
+            static_cast<std::size_t>(aerospike::PartitionId(aerospike::StringKeyDigest("usertable", k))))) {
       keys2.push_back(k);
     }
   }
@@ -189,10 +192,14 @@ TEST(AerospikeKillTest, RunGoesOnWithNodeOneAndTheStoreReadsFromNodeTwoWhenItIsB
   constexpr int kRunS = 12;
   test_util::ProcessResult run;
   std::thread runner([&] {
-    std::vector<std::string> args = {"run", "aerospike", "-P", workload, "-p", "recordcount=" + std::to_string(kRecords),
-                                     "-p", "fieldcount=2", "-p", "operationcount=0",
-                                     "-p", "maxexecutiontime=" + std::to_string(kRunS),
-                                     "-p", "aerospike.timeout=2000", "-threads", "32"};
+    std::vector<std::string> args = {"run",      "aerospike",
+                                     "-P",       workload,
+                                     "-p",       "recordcount=" + std::to_string(kRecords),
+                                     "-p",       "fieldcount=2",
+                                     "-p",       "operationcount=0",
+                                     "-p",       "maxexecutiontime=" + std::to_string(kRunS),
+                                     "-p",       "aerospike.timeout=2000",
+                                     "-threads", "32"};
     args.insert(args.end(), props.begin(), props.end());
     run = test_util::RunProcess(STOREBENCH_BINARY, args, po);
   });
@@ -230,12 +237,14 @@ TEST(AerospikeKillTest, RunGoesOnWithNodeOneAndTheStoreReadsFromNodeTwoWhenItIsB
   while (!back && Clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
     aerospike::PartitionBits now;
-    if (!aerospike::ParseReplicasMaster(Info(cluster.Node(2), "replicas-master"), "test", &now) || now != node2) continue;
+    if (!aerospike::ParseReplicasMaster(Info(cluster.Node(2), "replicas-master"), "test", &now) ||
+        now != node2)
+      continue;
     const long before = Stat(Info(cluster.Node(2), "namespace/test"), "client_read_success");
     bool all = true;
     for (const std::string& k : keys2) {
-      all = all && session->Read("usertable", k, FieldSelector{}, &got) == Status::Ok() && got.record_count() == 1 &&
-            got.Find(0, "field0").value_or("") == k;
+      all = all && session->Read("usertable", k, FieldSelector{}, &got) == Status::Ok() &&
+            got.record_count() == 1 && got.Find(0, "field0").value_or("") == k;
     }
     direct = Stat(Info(cluster.Node(2), "namespace/test"), "client_read_success") - before;
     back = all && direct == static_cast<long>(keys2.size());

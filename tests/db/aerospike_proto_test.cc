@@ -4,8 +4,6 @@
 // client (the Python client 19.3, C client inside) with their keys sent,
 // then read back by a scan of the set, whose answer carries each record's
 // key and digest as the server stores them.
-#include "db/aerospike/proto.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,6 +11,7 @@
 #include <vector>
 
 #include "db/aerospike/client.h"
+#include "db/aerospike/proto.h"
 
 namespace storebench::aerospike {
 namespace {
@@ -45,7 +44,8 @@ TEST(AerospikeProto, DigestsAndPartitionsAsTheServerKeepsThem) {
       {"user6284781860667377211", "c38a6c0454025efed853fa6040bacee63a773922", 2755},
       {"user9999999999999999999", "51230a424d1daed1c5ca025490b0a3804ed19143", 849},
       {"", "12f18c6d1789a850c6657c9f9c062d6a5f9c0043", 274},
-      {"\xd0\xba\xd0\xbb\xd1\x8e\xd1\x87", "84a10113c43c860e4abf7ac4095b3df370ce61c0", 388},  // "ключ" in UTF-8
+      {"\xd0\xba\xd0\xbb\xd1\x8e\xd1\x87", "84a10113c43c860e4abf7ac4095b3df370ce61c0",
+       388},  // "ключ" in UTF-8
   };
   for (const Vector& v : vectors) {
     const Digest d = StringKeyDigest("vectors", v.key);
@@ -73,7 +73,7 @@ TEST(AerospikeProto, FramesAreFoundByTheirHeader) {
   EXPECT_EQ(type, kTypeMessage);
   for (std::size_t cut = 0; cut < f.size(); ++cut) EXPECT_EQ(FrameLength(f.substr(0, cut), &type), 0u) << cut;
   EXPECT_EQ(FrameLength(f + "next", &type), 11u);
-  EXPECT_EQ(FrameLength(Bytes({3}), &type), kMalformed);                      // version
+  EXPECT_EQ(FrameLength(Bytes({3}), &type), kMalformed);                       // version
   EXPECT_EQ(FrameLength(Bytes({2, 2, 0, 0, 0, 0, 0, 0}), &type), kMalformed);  // type
   EXPECT_EQ(FrameLength(Bytes({2, 3, 0, 0, 8, 0, 0, 1}), &type), kMalformed);  // 128 MiB + 1
   std::string big;
@@ -88,7 +88,8 @@ TEST(AerospikeProto, InfoRequestsAndAnswers) {
   EXPECT_EQ(req, Bytes({2, 1, 0, 0, 0, 0, 0, 26}) + "node\npartition-generation\n");
   // Recorded from a node of a 2-node cluster.
   const std::string_view answer =
-      "node\tA1\npartition-generation\t0\npeers-generation\t2\npeers-clear-std\t2,3000,[[A2,,[192.0.2.2:17726]]]\n"
+      "node\tA1\npartition-generation\t0\npeers-generation\t2\npeers-clear-std\t2,3000,[[A2,,[192.0.2.2:"
+      "17726]]]\n"
       "cluster-size\tERROR:4:unrecognized command\n";
   EXPECT_EQ(InfoValue(answer, "node"), "A1");
   EXPECT_EQ(InfoValue(answer, "partition-generation"), "0");
@@ -122,8 +123,8 @@ TEST(AerospikeProto, AReadRequestByteForByte) {
 }
 
 // A reply as a server sends one: header, no fields, the given bins (string particles).
-std::string ReplyBody(std::uint8_t rc, std::vector<std::pair<std::string, std::string>> bins, std::uint8_t info3 = 0,
-                      std::uint32_t index = 0) {
+std::string ReplyBody(std::uint8_t rc, std::vector<std::pair<std::string, std::string>> bins,
+                      std::uint8_t info3 = 0, std::uint32_t index = 0) {
   std::string out;
   MessageWriter w(out);
   MsgHeader h;
@@ -196,10 +197,10 @@ TEST(AerospikeProto, ABatchFieldNamesItsRowsOnceAndRepeats) {
 TEST(AerospikeProto, ResultCodesMapToStatuses) {
   EXPECT_EQ(StatusOf(0), Status::Ok());
   EXPECT_EQ(StatusOf(2), Status::NotFound());
-  EXPECT_EQ(StatusOf(3).code(), Status::kUnexpectedState);   // generation
-  EXPECT_EQ(StatusOf(5).code(), Status::kUnexpectedState);   // record exists (create_only)
-  EXPECT_EQ(StatusOf(13).code(), Status::kBadRequest);       // record too big
-  EXPECT_EQ(StatusOf(21).code(), Status::kBadRequest);       // bin name
+  EXPECT_EQ(StatusOf(3).code(), Status::kUnexpectedState);      // generation
+  EXPECT_EQ(StatusOf(5).code(), Status::kUnexpectedState);      // record exists (create_only)
+  EXPECT_EQ(StatusOf(13).code(), Status::kBadRequest);          // record too big
+  EXPECT_EQ(StatusOf(21).code(), Status::kBadRequest);          // bin name
   EXPECT_EQ(StatusOf(11).code(), Status::kServiceUnavailable);  // partition unavailable
   EXPECT_EQ(StatusOf(8).code(), Status::kServiceUnavailable);   // out of space (stop-writes)
   EXPECT_EQ(StatusOf(14).code(), Status::kServiceUnavailable);  // key busy
@@ -225,7 +226,8 @@ TEST(AerospikeProto, RepliesAreTakenWholeFromTheStream) {
   const std::string stream = one + Frame(ReplyBody(2, {}));
   EXPECT_EQ(TakeReply(stream, false, &bodies), one.size());
   EXPECT_EQ(bodies, one.substr(kProtoHeaderSize));
-  for (std::size_t cut = 0; cut < one.size(); ++cut) EXPECT_EQ(TakeReply(one.substr(0, cut), false, &bodies), 0u);
+  for (std::size_t cut = 0; cut < one.size(); ++cut)
+    EXPECT_EQ(TakeReply(one.substr(0, cut), false, &bodies), 0u);
   // A batch: rows in two frames, the second ending with the LAST message.
   const std::string b1 = Frame(ReplyBody(0, {{"a", "1"}}, 0, 0) + ReplyBody(2, {}, 0, 1));
   const std::string b2 = Frame(ReplyBody(0, {{"b", "2"}}, 0, 2) + ReplyBody(0, {}, kInfo3Last));
@@ -235,7 +237,8 @@ TEST(AerospikeProto, RepliesAreTakenWholeFromTheStream) {
   // Out of step: an info frame, garbage, a message after LAST in its frame.
   EXPECT_EQ(TakeReply(Frame("node\tA1\n", kTypeInfo), false, &bodies), net::Pipeline::kBroken);
   EXPECT_EQ(TakeReply("\x07garbage", false, &bodies), net::Pipeline::kBroken);
-  EXPECT_EQ(TakeReply(Frame(ReplyBody(0, {}, kInfo3Last) + ReplyBody(0, {})), true, &bodies), net::Pipeline::kBroken);
+  EXPECT_EQ(TakeReply(Frame(ReplyBody(0, {}, kInfo3Last) + ReplyBody(0, {})), true, &bodies),
+            net::Pipeline::kBroken);
   EXPECT_EQ(TakeReply(Frame("short"), true, &bodies), net::Pipeline::kBroken);
 }
 

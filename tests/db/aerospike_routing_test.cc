@@ -1,13 +1,13 @@
 // Cluster discovery (db/aerospike/routing.h) on answers recorded from a real
 // 2-node Aerospike 8.1.0.3 Community cluster (scripts/servers/aerospike.sh
 // start DIR 2): each node's `replicas-master` and `peers-clear-std`.
-#include "db/aerospike/routing.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "db/aerospike/routing.h"
 
 namespace storebench::aerospike {
 namespace {
@@ -65,7 +65,8 @@ TEST(AerospikeRouting, BadBitmapsAreRefused) {
   bad[10] = '*';
   EXPECT_FALSE(ParseReplicasMaster(bad, "test", &bits));
   EXPECT_FALSE(ParseReplicasMaster("test:" + std::string(684, 'A') + "AAAA", "test", &bits));  // too long
-  EXPECT_TRUE(ParseReplicasMaster("test:" + std::string(680, 'A') + "AAA=", "test", &bits));  // 512 zero bytes
+  EXPECT_TRUE(
+      ParseReplicasMaster("test:" + std::string(680, 'A') + "AAA=", "test", &bits));  // 512 zero bytes
   EXPECT_TRUE(bits.none());
 }
 
@@ -82,7 +83,8 @@ TEST(AerospikeRouting, PeersAsTheServerSaysThem) {
   EXPECT_EQ(peers[0].addresses[0].host, "192.0.2.2");
   EXPECT_EQ(peers[0].addresses[0].port, 17726);
   // Several peers, several addresses, the default port, IPv6, a TLS name, none.
-  ASSERT_TRUE(ParsePeers("7,3000,[[BB9,,[10.0.0.1,10.0.0.2:3100]],[BB8,tls1,[[::1]:3001,[fe80::1]]]]", &gen, &peers));
+  ASSERT_TRUE(
+      ParsePeers("7,3000,[[BB9,,[10.0.0.1,10.0.0.2:3100]],[BB8,tls1,[[::1]:3001,[fe80::1]]]]", &gen, &peers));
   EXPECT_EQ(gen, 7u);
   ASSERT_EQ(peers.size(), 2u);
   EXPECT_EQ(peers[0].addresses[0].port, 3000);

@@ -85,7 +85,8 @@ class AerospikeTest : public ::testing::Test {
   std::optional<std::uint64_t> SetStatistic(const std::string& name) const {
     const std::string host = test_util::SettingOf(server_, "aerospike.host");
     const std::string port = test_util::SettingOf(server_, "aerospike.port");
-    const net::Endpoint ep = net::ParseEndpointList(host, port.empty() ? 3000 : std::stoi(port), "aerospike.host")[0];
+    const net::Endpoint ep =
+        net::ParseEndpointList(host, port.empty() ? 3000 : std::stoi(port), "aerospike.host")[0];
     net::TcpConnection conn(ep);
     const std::string request = "sets/" + test_util::SettingOf(server_, "aerospike.namespace") + "/" + set_;
     const std::string_view names[] = {request};
@@ -112,10 +113,10 @@ class AerospikeTest : public ::testing::Test {
 // verifies, and the server itself counts the records loaded.
 TEST_F(AerospikeTest, LoadIsCountedByTheServerAndARunVerifiesEveryRecord) {
   constexpr std::uint64_t kRecords = 2000;
-  std::vector<std::string> common = {"-P", std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada",
-                                     "-p", "recordcount=" + std::to_string(kRecords),
-                                     "-p", "dataintegrity=true",
-                                     "-p", "table=" + set_,
+  std::vector<std::string> common = {"-P",       std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada",
+                                     "-p",       "recordcount=" + std::to_string(kRecords),
+                                     "-p",       "dataintegrity=true",
+                                     "-p",       "table=" + set_,
                                      "-threads", "8"};
   const auto args = ServerArgs();
   common.insert(common.end(), args.begin(), args.end());
@@ -125,7 +126,8 @@ TEST_F(AerospikeTest, LoadIsCountedByTheServerAndARunVerifiesEveryRecord) {
   ASSERT_NO_FATAL_FAILURE(Cli(a, "load", &load));
   EXPECT_EQ(Returned(load, "INSERT", "OK"), kRecords);
   EXPECT_EQ(load.at("ops").at(0).at("return_codes").size(), 1u) << load.at("ops").dump();
-  EXPECT_EQ(SetStatistic("objects"), std::optional<std::uint64_t>(kRecords)) << "the server's sets/test/" << set_;
+  EXPECT_EQ(SetStatistic("objects"), std::optional<std::uint64_t>(kRecords))
+      << "the server's sets/test/" << set_;
 
   a = {"run", "aerospike", "-p", "operationcount=4000"};
   a.insert(a.end(), common.begin(), common.end());
@@ -140,8 +142,9 @@ TEST_F(AerospikeTest, LoadIsCountedByTheServerAndARunVerifiesEveryRecord) {
 // The store's statistics after a run name the result codes the server
 // answered with: the reads of keys beyond those loaded are NOT_FOUND.
 TEST_F(AerospikeTest, StatsAfterARunNameTheResultCodes) {
-  std::vector<std::string> common = {"-P", std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloadc",
-                                     "-p", "table=" + set_, "-threads", "2"};
+  std::vector<std::string> common = {"-P",       std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloadc",
+                                     "-p",       "table=" + set_,
+                                     "-threads", "2"};
   const auto args = ServerArgs();
   common.insert(common.end(), args.begin(), args.end());
   nlohmann::json load, run;
@@ -184,7 +187,8 @@ TEST_F(AerospikeTest, Seed002CommandsRunAsWritten) {
   ASSERT_NO_FATAL_FAILURE(Cli(a, "load", &load));
   EXPECT_EQ(Returned(load, "INSERT", "OK"), 2000u) << load.at("ops").dump();
   EXPECT_EQ(SetStatistic("objects"), std::optional<std::uint64_t>(2000));
-  a = {"run", "aerospike", "-k", "2000", "-o", "S:2048", "-w", "RU,50", "-z", "64", "-d", "3", "-p", "table=" + set_};
+  a = {"run",   "aerospike", "-k", "2000", "-o", "S:2048", "-w",
+       "RU,50", "-z",        "64", "-d",   "3",  "-p",     "table=" + set_};
   a.insert(a.end(), args.begin(), args.end());
   ASSERT_NO_FATAL_FAILURE(Cli(a, "run", &run, &r));
   EXPECT_NE(r.out.find("[READ], Return=OK"), std::string::npos) << r.out;

@@ -64,7 +64,8 @@ Cluster::Cluster(Options o) : options_(std::move(o)) {
   if (!any) {
     std::string have;
     const std::string_view names[] = {"namespaces"};
-    if (InfoCall(nodes_[0]->info, names, deadline, &body_).ok()) have = std::string(InfoValue(body_, "namespaces").value_or(""));
+    if (InfoCall(nodes_[0]->info, names, deadline, &body_).ok())
+      have = std::string(InfoValue(body_, "namespaces").value_or(""));
     throw SetupError("aerospike: namespace '" + options_.ns + "' has no partitions on the cluster at " +
                      nodes_[0]->endpoint.ToString() + " (its namespaces: " + (have.empty() ? "none" : have) +
                      "); set aerospike.namespace");
@@ -138,7 +139,8 @@ bool Cluster::TendNode(std::size_t i, std::int64_t deadline) {
         ParsePeers(InfoValue(body_, "peers-clear-std").value_or(""), &gen, &list)) {
       n.peers_generation = peers_generation;
       for (const Peer& p : list) {
-        const bool known = std::any_of(nodes_.begin(), nodes_.end(), [&](const auto& k) { return k->name == p.node_id; });
+        const bool known =
+            std::any_of(nodes_.begin(), nodes_.end(), [&](const auto& k) { return k->name == p.node_id; });
         for (std::size_t a = 0; !known && a < p.addresses.size(); ++a) {
           if (AddNode(p.addresses[a], deadline) != kNoNode) break;
         }
@@ -153,7 +155,8 @@ bool Cluster::TendNode(std::size_t i, std::int64_t deadline) {
       n.partition_generation = partition_generation;
       for (int pid = 0; pid < kPartitions; ++pid) {
         if (bits.test(static_cast<std::size_t>(pid))) {
-          master_[static_cast<std::size_t>(pid)].store(static_cast<std::uint16_t>(i), std::memory_order_relaxed);
+          master_[static_cast<std::size_t>(pid)].store(static_cast<std::uint16_t>(i),
+                                                       std::memory_order_release);
         }
       }
       map_updates_.fetch_add(1, std::memory_order_relaxed);
@@ -174,7 +177,8 @@ void Cluster::Tend() {
 void Cluster::Run() {
   std::unique_lock lock(tend_mu_);
   for (;;) {
-    tend_cv_.wait_for(lock, std::chrono::milliseconds(options_.tend_interval_ms), [&] { return stop_ || tend_soon_; });
+    tend_cv_.wait_for(lock, std::chrono::milliseconds(options_.tend_interval_ms),
+                      [&] { return stop_ || tend_soon_; });
     if (stop_) return;
     tend_soon_ = false;
     lock.unlock();

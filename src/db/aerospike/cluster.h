@@ -9,7 +9,7 @@
 // it). A node that does not answer is marked down; its partitions move when
 // another node claims them, and it is picked up again when it answers.
 //
-// Thread-safe. Master() is one relaxed atomic load (the hot path); node
+// Thread-safe. Master() is one atomic load (acquire: a plain load on x86; the hot path); node
 // endpoints are read under a mutex when a connection is made. Node indexes
 // are stable for the cluster's life (a node that returns keeps its index).
 #pragma once
@@ -54,7 +54,10 @@ class Cluster {
   const Options& options() const { return options_; }
 
   // The master of partition `pid` (kNoNode when none is known).
-  std::uint16_t Master(int pid) const { return master_[static_cast<std::size_t>(pid)].load(std::memory_order_relaxed); }
+  // (Acquire: the node's entry, added before the tend thread published it, is seen.)
+  std::uint16_t Master(int pid) const {
+    return master_[static_cast<std::size_t>(pid)].load(std::memory_order_acquire);
+  }
   net::Endpoint NodeEndpoint(std::uint16_t node);
   std::size_t node_count();
 
@@ -95,12 +98,12 @@ class Cluster {
 
   std::mutex tend_mu_;
   std::condition_variable tend_cv_;
-  bool stop_ = false;         // guarded by tend_mu_
-  bool tend_soon_ = false;    // guarded by tend_mu_
+  bool stop_ = false;       // guarded by tend_mu_
+  bool tend_soon_ = false;  // guarded by tend_mu_
   std::atomic<std::uint64_t> map_updates_{0};
   std::atomic<std::uint64_t> node_failures_{0};
   std::atomic<std::uint64_t> tends_{0};
-  std::string body_;          // the tend thread's info answers
+  std::string body_;  // the tend thread's info answers
   std::thread tender_;
 };
 

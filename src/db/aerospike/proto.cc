@@ -16,8 +16,8 @@ void PutU16(std::string& out, std::uint16_t v) {
   out.append(b, 2);
 }
 void PutU32(std::string& out, std::uint32_t v) {
-  const char b[4] = {static_cast<char>(v >> 24), static_cast<char>((v >> 16) & 0xff), static_cast<char>((v >> 8) & 0xff),
-                     static_cast<char>(v & 0xff)};
+  const char b[4] = {static_cast<char>(v >> 24), static_cast<char>((v >> 16) & 0xff),
+                     static_cast<char>((v >> 8) & 0xff), static_cast<char>(v & 0xff)};
   out.append(b, 4);
 }
 void SetU16(std::string& out, std::size_t at, std::uint16_t v) {
@@ -37,7 +37,8 @@ void AppendField(std::string& out, std::uint8_t type, std::string_view data) {
 void AppendOp(std::string& out, std::uint8_t op, std::uint8_t particle, std::string_view name,
               std::string_view value) {
   PutU32(out, static_cast<std::uint32_t>(4 + name.size() + value.size()));
-  const char b[4] = {static_cast<char>(op), static_cast<char>(particle), 0 /* version */, static_cast<char>(name.size())};
+  const char b[4] = {static_cast<char>(op), static_cast<char>(particle), 0 /* version */,
+                     static_cast<char>(name.size())};
   out.append(b, 4);
   out.append(name);
   out.append(value);
@@ -119,8 +120,9 @@ void MessageWriter::Begin(const MsgHeader& h) {
   start_ = out_.size();
   fields_ = ops_ = 0;
   AppendProtoHeader(out_, kTypeMessage, 0);  // the length is set by Finish
-  const char flags[6] = {static_cast<char>(kMsgHeaderSize), static_cast<char>(h.info1), static_cast<char>(h.info2),
-                         static_cast<char>(h.info3),    static_cast<char>(h.info4), static_cast<char>(h.result_code)};
+  const char flags[6] = {static_cast<char>(kMsgHeaderSize), static_cast<char>(h.info1),
+                         static_cast<char>(h.info2),        static_cast<char>(h.info3),
+                         static_cast<char>(h.info4),        static_cast<char>(h.result_code)};
   out_.append(flags, sizeof flags);
   PutU32(out_, h.generation);
   PutU32(out_, h.record_ttl);
@@ -134,7 +136,8 @@ void MessageWriter::Field(std::uint8_t type, std::string_view data) {
   ++fields_;
 }
 
-void MessageWriter::Op(std::uint8_t op, std::uint8_t particle, std::string_view name, std::string_view value) {
+void MessageWriter::Op(std::uint8_t op, std::uint8_t particle, std::string_view name,
+                       std::string_view value) {
   AppendOp(out_, op, particle, name.substr(0, 255), value);
   ++ops_;
 }
@@ -220,55 +223,118 @@ void AppendBatchField(MessageWriter& w, std::string& scratch, std::string_view n
 
 Status StatusOf(std::uint8_t rc) {
   switch (rc) {
-    case 0: return Status::Ok();
-    case 2: return Status::NotFound();
-    case 3: case 5: case 19: return Status(Status::kUnexpectedState);
-    case 4: case 12: case 13: case 16: case 20: case 21: case 25: return Status(Status::kBadRequest);
-    case 7: case 8: case 11: case 14: case 18: case 32: case 150: case 151: case 152:
+    case 0:
+      return Status::Ok();
+    case 2:
+      return Status::NotFound();
+    case 3:
+    case 5:
+    case 19:
+      return Status(Status::kUnexpectedState);
+    case 4:
+    case 12:
+    case 13:
+    case 16:
+    case 20:
+    case 21:
+    case 25:
+      return Status(Status::kBadRequest);
+    case 7:
+    case 8:
+    case 11:
+    case 14:
+    case 18:
+    case 32:
+    case 150:
+    case 151:
+    case 152:
       return Status(Status::kServiceUnavailable);
-    case 22: case 52: case 80: case 81: case 82: case 83: return Status(Status::kForbidden);
-    default: return Status::Error();
+    case 22:
+    case 52:
+    case 80:
+    case 81:
+    case 82:
+    case 83:
+      return Status(Status::kForbidden);
+    default:
+      return Status::Error();
   }
 }
 
 std::string ResultName(std::uint8_t rc) {
   switch (rc) {
-    case 0: return "OK";
-    case 1: return "UNKNOWN";
-    case 2: return "NOT_FOUND";
-    case 3: return "GENERATION";
-    case 4: return "PARAMETER";
-    case 5: return "RECORD_EXISTS";
-    case 6: return "BIN_EXISTS";
-    case 7: return "CLUSTER_KEY_MISMATCH";
-    case 8: return "OUT_OF_SPACE";
-    case 9: return "TIMEOUT";
-    case 11: return "UNAVAILABLE";
-    case 12: return "INCOMPATIBLE_TYPE";
-    case 13: return "RECORD_TOO_BIG";
-    case 14: return "KEY_BUSY";
-    case 16: return "UNSUPPORTED_FEATURE";
-    case 17: return "BIN_NOT_FOUND";
-    case 18: return "DEVICE_OVERLOAD";
-    case 19: return "KEY_MISMATCH";
-    case 20: return "NAMESPACE";
-    case 21: return "BIN_NAME";
-    case 22: return "FORBIDDEN";
-    case 25: return "ENTERPRISE_ONLY";
-    case 26: return "OP_NOT_APPLICABLE";
-    case 27: return "FILTERED_OUT";
-    case 28: return "LOST_CONFLICT";
-    case 32: return "XDR_KEY_BUSY";
-    case 52: return "SECURITY_NOT_CONFIGURED";
-    case 80: return "NOT_AUTHENTICATED";
-    case 81: return "ROLE_VIOLATION";
-    case 82: return "NOT_WHITELISTED";
-    case 83: return "QUOTA_EXCEEDED";
-    case 100: return "UDF_EXECUTION";
-    case 150: return "BATCH_DISABLED";
-    case 151: return "BATCH_MAX_REQUESTS";
-    case 152: return "BATCH_QUEUES_FULL";
-    default: return "CODE_" + std::to_string(rc);
+    case 0:
+      return "OK";
+    case 1:
+      return "UNKNOWN";
+    case 2:
+      return "NOT_FOUND";
+    case 3:
+      return "GENERATION";
+    case 4:
+      return "PARAMETER";
+    case 5:
+      return "RECORD_EXISTS";
+    case 6:
+      return "BIN_EXISTS";
+    case 7:
+      return "CLUSTER_KEY_MISMATCH";
+    case 8:
+      return "OUT_OF_SPACE";
+    case 9:
+      return "TIMEOUT";
+    case 11:
+      return "UNAVAILABLE";
+    case 12:
+      return "INCOMPATIBLE_TYPE";
+    case 13:
+      return "RECORD_TOO_BIG";
+    case 14:
+      return "KEY_BUSY";
+    case 16:
+      return "UNSUPPORTED_FEATURE";
+    case 17:
+      return "BIN_NOT_FOUND";
+    case 18:
+      return "DEVICE_OVERLOAD";
+    case 19:
+      return "KEY_MISMATCH";
+    case 20:
+      return "NAMESPACE";
+    case 21:
+      return "BIN_NAME";
+    case 22:
+      return "FORBIDDEN";
+    case 25:
+      return "ENTERPRISE_ONLY";
+    case 26:
+      return "OP_NOT_APPLICABLE";
+    case 27:
+      return "FILTERED_OUT";
+    case 28:
+      return "LOST_CONFLICT";
+    case 32:
+      return "XDR_KEY_BUSY";
+    case 52:
+      return "SECURITY_NOT_CONFIGURED";
+    case 80:
+      return "NOT_AUTHENTICATED";
+    case 81:
+      return "ROLE_VIOLATION";
+    case 82:
+      return "NOT_WHITELISTED";
+    case 83:
+      return "QUOTA_EXCEEDED";
+    case 100:
+      return "UDF_EXECUTION";
+    case 150:
+      return "BATCH_DISABLED";
+    case 151:
+      return "BATCH_MAX_REQUESTS";
+    case 152:
+      return "BATCH_QUEUES_FULL";
+    default:
+      return "CODE_" + std::to_string(rc);
   }
 }
 

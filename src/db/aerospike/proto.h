@@ -117,7 +117,8 @@ struct MsgHeader {
   std::uint8_t result_code = 0;
   std::uint32_t generation = 0;
   std::uint32_t record_ttl = 0;
-  std::uint32_t transaction_ttl = 0;  // requests: the server-side timeout in ms; batch replies: the row's index
+  std::uint32_t transaction_ttl =
+      0;  // requests: the server-side timeout in ms; batch replies: the row's index
   std::uint16_t n_fields = 0;
   std::uint16_t n_ops = 0;
 };

@@ -30,7 +30,8 @@ bool DecodeBase64(std::string_view in, std::size_t want, std::string* out) {
         return false;
       }
     }
-    const std::uint32_t word = static_cast<std::uint32_t>(v[0]) << 18 | static_cast<std::uint32_t>(v[1]) << 12 |
+    const std::uint32_t word = static_cast<std::uint32_t>(v[0]) << 18 |
+                               static_cast<std::uint32_t>(v[1]) << 12 |
                                static_cast<std::uint32_t>(v[2]) << 6 | static_cast<std::uint32_t>(v[3]);
     out->push_back(static_cast<char>(word >> 16));
     if (pad < 2) out->push_back(static_cast<char>((word >> 8) & 0xff));
@@ -103,7 +104,8 @@ bool ParseReplicasMaster(std::string_view answer, std::string_view ns, Partition
       if (!DecodeBase64(entry.substr(colon + 1), kPartitions / 8, &bytes)) return false;
       out->reset();
       for (int pid = 0; pid < kPartitions; ++pid) {
-        if (static_cast<std::uint8_t>(bytes[static_cast<std::size_t>(pid >> 3)]) & (0x80 >> (pid & 7))) out->set(static_cast<std::size_t>(pid));
+        if (static_cast<std::uint8_t>(bytes[static_cast<std::size_t>(pid >> 3)]) & (0x80 >> (pid & 7)))
+          out->set(static_cast<std::size_t>(pid));
       }
       return true;
     }

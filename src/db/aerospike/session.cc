@@ -16,7 +16,8 @@ class AerospikeSession final : public Session {
   explicit AerospikeSession(std::shared_ptr<Client> client)
       : client_(std::move(client)), cluster_(client_->cluster()), o_(client_->options()) {}
 
-  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
+  Status Read(std::string_view table, std::string_view key, const FieldSelector& fields,
+              RecordSet* out) override {
     return Guard([&] {
       out->Clear();
       MsgHeader h;
@@ -34,7 +35,8 @@ class AerospikeSession final : public Session {
     });
   }
 
-  Status Scan(std::string_view, std::string_view, std::uint64_t, const FieldSelector&, RecordSet* out) override {
+  Status Scan(std::string_view, std::string_view, std::uint64_t, const FieldSelector&,
+              RecordSet* out) override {
     out->Clear();
     return Status::NotImplemented();
   }
@@ -65,8 +67,8 @@ class AerospikeSession final : public Session {
     });
   }
 
-  Status BatchRead(std::string_view table, std::span<const std::string_view> keys, const FieldSelector& fields,
-                   RecordSet* out) override {
+  Status BatchRead(std::string_view table, std::span<const std::string_view> keys,
+                   const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
       out->Clear();
       const std::size_t n = keys.size();
@@ -103,8 +105,9 @@ class AerospikeSession final : public Session {
           w.Begin(h);
           // (One bin by name; several: every bin, the selected kept, as Read.)
           const std::string_view bin = named ? BinName(fields.names[0]) : std::string_view();
-          AppendBatchField(w, scratch_, o_.ns, table, rows_, row_digests_,
-                           named ? std::span<const std::string_view>(&bin, 1) : std::span<const std::string_view>());
+          AppendBatchField(
+              w, scratch_, o_.ns, table, rows_, row_digests_,
+              named ? std::span<const std::string_view>(&bin, 1) : std::span<const std::string_view>());
           w.Finish();
         };
         const Status st = client_->Call(node, deadline, write, true, &bodies_);
@@ -139,7 +142,8 @@ class AerospikeSession final : public Session {
   }
 
  private:
-  Status Write(std::string_view table, std::string_view key, const MsgHeader& h, std::span<const Field> values) {
+  Status Write(std::string_view table, std::string_view key, const MsgHeader& h,
+               std::span<const Field> values) {
     return Guard([&] {
       const std::uint8_t particle = o_.blob_bins ? kParticleBlob : kParticleString;
       return Exchange(table, key, h, o_.send_key, [&](MessageWriter& w) {
@@ -199,7 +203,8 @@ class AerospikeSession final : public Session {
   // (a NUL byte) or that would read back as another (the hidden bin's, an
   // "x_" one), "x_" + its hex (db/hex_name.h). Valid until the next call.
   std::string_view BinName(std::string_view name) {
-    if (name != kEmptyRecordBin && name.find('\0') == std::string_view::npos && !name.starts_with("x_")) return name;
+    if (name != kEmptyRecordBin && name.find('\0') == std::string_view::npos && !name.starts_with("x_"))
+      return name;
     bin_name_.clear();
     AppendHexName(name, &bin_name_);
     return bin_name_;
@@ -218,7 +223,8 @@ class AerospikeSession final : public Session {
     while (NextOp(&ops, &op)) {
       if (op.name == kEmptyRecordBin) continue;
       const std::string_view name = FieldName(op.name);
-      if (!fields.all && std::find(fields.names.begin(), fields.names.end(), name) == fields.names.end()) continue;
+      if (!fields.all && std::find(fields.names.begin(), fields.names.end(), name) == fields.names.end())
+        continue;
       out->AddField(name, op.value);
     }
   }
@@ -226,12 +232,12 @@ class AerospikeSession final : public Session {
   std::shared_ptr<Client> client_;
   Cluster& cluster_;
   const Options& o_;
-  std::string bodies_;     // the last reply's message bodies
-  Reply reply_;            // views into bodies_
-  std::string key_field_;  // the KEY field (aerospike.sendkey)
-  std::string bin_name_;   // BinName's spelling
-  std::string field_name_; // FieldName's
-  std::string scratch_;    // a batch request's BATCH field
+  std::string bodies_;      // the last reply's message bodies
+  Reply reply_;             // views into bodies_
+  std::string key_field_;   // the KEY field (aerospike.sendkey)
+  std::string bin_name_;    // BinName's spelling
+  std::string field_name_;  // FieldName's
+  std::string scratch_;     // a batch request's BATCH field
   std::vector<Digest> digests_;
   std::vector<std::uint16_t> nodes_;
   std::vector<std::uint32_t> rows_;
