@@ -1,6 +1,16 @@
 // Binding "memcached": memcached servers (>= 1.6) over their meta text
-// protocol, with our own client on net::TcpConnection (libmemcached's
-// blocking I/O could not yield to the runner's fibers).
+// protocol, or any memcached-compatible server (ROMA, twemproxy, older
+// memcached) over the classic one (memcached.protocol: meta, classic, or
+// auto, probed at open with `mn`), with our own client on
+// net::TcpConnection (libmemcached's blocking I/O could not yield to the
+// runner's fibers). Options: db/memcached/options.h; keys and hosts:
+// db/memcached/keys.h; replies: db/memcached/reply.h.
+//
+// The classic protocol (get/gets/set/cas/replace/delete, no noreply, no
+// reliance on flags): a key that is not plain, or that begins with "b64:",
+// is sent as "b64:" + its base64 (keys.h ClassicKey); a get's reply is
+// VALUE ... END or END (reply.h ParseGetReply). Operations map one to one
+// onto the meta ones below (docs/bindings/memcached.md has the table).
 //
 // Why the meta protocol (mg/ms/md) rather than the classic get/set/cas:
 //  - binary keys: the 'b' flag sends a key base64-encoded, so any key
@@ -62,6 +72,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -71,6 +82,8 @@
 
 #include "core/error.h"
 #include "db/binding.h"
+#include "db/memcached/keys.h"
+#include "db/memcached/options.h"
 #include "db/memcached/reply.h"
 #include "db/record_codec.h"
 #include "net/io.h"
@@ -80,70 +93,11 @@
 namespace storebench {
 namespace {
 
-constexpr int kDefaultPort = 11211;
-constexpr std::string_view kDefaultHosts = "127.0.0.1:11211";
-constexpr std::size_t kMaxKey = 250;  // memcached's KEY_MAX_LENGTH, for the key as sent
-constexpr int kCasAttempts = 100;     // read-merge-write attempts of one update before ABORTED
+constexpr int kCasAttempts = 100;  // read-merge-write attempts of one update before ABORTED
 
-// The in-class values are the defaults, for parsing and for the docs alike.
-struct MemcachedOptions {
-  std::vector<net::Endpoint> hosts;  // default: kDefaultHosts
-  std::int64_t timeout_ms = 5000;
-  int pipeline = 1;
-  std::int64_t exptime = 0;
-  std::string user;
-  std::string password;
-  bool replace_on_update = false;  // memcached.update=replace
-};
-
-// (A function, not a global: bindings may be listed during static initialisation.)
-const MemcachedOptions& Defaults() {
-  static const MemcachedOptions d;
-  return d;
-}
-
-MemcachedOptions ParseOptions(const Properties& props) {
-  const MemcachedOptions& d = Defaults();
-  MemcachedOptions o;
-  o.hosts = net::ParseEndpointList(props.GetString("memcached.hosts", std::string(kDefaultHosts)), kDefaultPort,
-                                   "memcached.hosts");
-  o.timeout_ms = props.GetInt("memcached.timeout_ms", d.timeout_ms, 1, 3'600'000);
-  o.pipeline = static_cast<int>(props.GetInt("memcached.pipeline", d.pipeline, 1, 1024));
-  o.exptime = props.GetInt("memcached.exptime", d.exptime, 0, 0xffffffffLL);
-  o.replace_on_update = props.GetChoice("memcached.update", "merge", {"merge", "replace"}) == "replace";
-  o.user = props.GetString("memcached.user", "");
-  o.password = props.GetString("memcached.password", "");
-  if (o.password.empty()) {
-    if (const char* env = std::getenv("STOREBENCH_MEMCACHED_PASSWORD")) o.password = env;
-  }
-  if (o.user.find_first_of(" \r\n") != std::string::npos) {
-    throw ConfigError("property 'memcached.user': must not contain spaces or line breaks");
-  }
-  if (o.password.find_first_of("\r\n") != std::string::npos) {
-    throw ConfigError("memcached password: must not contain line breaks");
-  }
-  if (!o.password.empty() && o.user.empty()) {
-    throw ConfigError("a memcached password is set but 'memcached.user' is not");
-  }
-  return o;
-}
-
-// The memcached.* properties, documented: name, default, help.
-std::vector<PropertySpec> PropertySpecs() {
-  const MemcachedOptions& d = Defaults();
-  return {
-      {"memcached.hosts", std::string(kDefaultHosts),
-       "comma-separated host:port list; keys are spread over them by jump consistent hashing"},
-      {"memcached.timeout_ms", std::to_string(d.timeout_ms), "per-operation timeout in milliseconds (connect timeout too)"},
-      {"memcached.pipeline", std::to_string(d.pipeline), "clients sharing one connection per host (pipelined requests)"},
-      {"memcached.update", "merge",
-       "merge = mg, merge the fields, ms with CAS (keeps other fields; atomic); replace = one ms MR of "
-       "the given fields (as memtier's set; right when updates write every field, e.g. writeallfields=true)"},
-      {"memcached.exptime", std::to_string(d.exptime), "item expiry in seconds (0 = never; > 30 days = a Unix time)"},
-      {"memcached.user", "", "user for memcached's ASCII authentication (-Y authfile)"},
-      {"memcached.password", "", "password for ASCII authentication (default: env STOREBENCH_MEMCACHED_PASSWORD)"},
-  };
-}
+using memcache::kMaxKey;
+using MemcachedOptions = memcache::Options;
+using memcache::Protocol;
 
 // ---- protocol ------------------------------------------------------------
 
@@ -151,63 +105,11 @@ using memcache::ParseReply;
 using memcache::ParseU64;
 using memcache::Reply;
 
-constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-void AppendBase64(std::string_view in, std::string* out) {
-  std::size_t i = 0;
-  for (; i + 3 <= in.size(); i += 3) {
-    const std::uint32_t v = static_cast<std::uint32_t>(static_cast<unsigned char>(in[i])) << 16 |
-                            static_cast<std::uint32_t>(static_cast<unsigned char>(in[i + 1])) << 8 |
-                            static_cast<unsigned char>(in[i + 2]);
-    out->push_back(kBase64[v >> 18]);
-    out->push_back(kBase64[(v >> 12) & 63]);
-    out->push_back(kBase64[(v >> 6) & 63]);
-    out->push_back(kBase64[v & 63]);
-  }
-  if (i < in.size()) {
-    std::uint32_t v = static_cast<std::uint32_t>(static_cast<unsigned char>(in[i])) << 16;
-    if (i + 1 < in.size()) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(in[i + 1])) << 8;
-    out->push_back(kBase64[v >> 18]);
-    out->push_back(kBase64[(v >> 12) & 63]);
-    out->push_back(i + 1 < in.size() ? kBase64[(v >> 6) & 63] : '=');
-    out->push_back('=');
-  }
-}
-
-bool IsPlainKey(std::string_view k) {
-  if (k.empty() || k.size() > kMaxKey) return false;
-  for (char c : k) {
-    if (c <= ' ' || c >= 0x7f) return false;  // control, space, DEL, bytes >= 0x80 (char is signed)
-  }
-  return true;
-}
-
-std::uint64_t Fnv1a64(std::string_view s) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-// Jump consistent hash (Lamping & Veach, 2014): a bucket in [0, buckets).
-int JumpHash(std::uint64_t key, int buckets) {
-  std::int64_t b = -1, j = 0;
-  while (j < buckets) {
-    b = j;
-    key = key * 2862933555777941757ull + 1;
-    j = static_cast<std::int64_t>(static_cast<double>(b + 1) *
-                                  (static_cast<double>(1ll << 31) / static_cast<double>((key >> 33) + 1)));
-  }
-  return static_cast<int>(b);
-}
-
-void AppendNumber(std::uint64_t v, std::string* out) {
-  char buf[24];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, static_cast<std::size_t>(p - buf));
-}
+using memcache::AppendBase64;
+using memcache::AppendNumber;
+using memcache::Fnv1a64;
+using memcache::IsPlainKey;
+using memcache::JumpHash;
 
 // ---- connections -----------------------------------------------------------
 
@@ -232,19 +134,25 @@ class HostConnection {
   // which is copied into *buf; *r views it there. ERROR when the reply
   // leaves the stream out of step (ERROR / CLIENT_ERROR: the connection is
   // dropped, and with it every request queued behind this one).
+  // `get_reply`: the request is a classic get/gets, whose reply is VALUE +
+  // data + END, or END (memcache::ParseGetReply).
   template <typename Write>
-  Status Exchange(std::int64_t deadline, Write&& write, std::string* buf, Reply* r) {
-    auto parse = [buf](std::string_view in) -> std::size_t {
+  Status Exchange(std::int64_t deadline, Write&& write, std::string* buf, Reply* r, bool get_reply = false) {
+    auto parse = [buf, get_reply](std::string_view in) -> std::size_t {
       Reply probe;
-      const std::ptrdiff_t n = ParseReply(in, &probe);
-      if (n < 0 || (n > 0 && probe.Desyncs())) return net::Pipeline::kBroken;
+      const std::ptrdiff_t n = get_reply ? memcache::ParseGetReply(in, &probe) : ParseReply(in, &probe);
+      if (n < 0 || (n > 0 && probe.Desyncs() && !(get_reply && probe.Is("VALUE")))) return net::Pipeline::kBroken;
       if (n == 0) return 0;
       buf->assign(in.data(), static_cast<std::size_t>(n));
       return static_cast<std::size_t>(n);
     };
     Status s = pipe_.Call(write, parse, deadline);
     if (!s.ok()) return s;
-    ParseReply(*buf, r);
+    if (get_reply) {
+      memcache::ParseGetReply(*buf, r);
+    } else {
+      ParseReply(*buf, r);
+    }
     return Status::Ok();
   }
 
@@ -313,15 +221,17 @@ struct ConnectionSet {
 class MemcachedSession final : public Session {
  public:
   MemcachedSession(std::shared_ptr<ConnectionSet> conns, const MemcachedOptions& o)
-      : opts_(o), set_(std::move(conns)) {}
+      : opts_(o), set_(std::move(conns)), classic_(o.protocol == Protocol::kClassic) {}
 
   Status Read(std::string_view table, std::string_view key, const FieldSelector& fields, RecordSet* out) override {
     return Guard([&] {
       out->Clear();
       Reply r;
-      if (Status s = Request(table, key, [&](std::string& o) { AppendCommand(o, "mg", " v"); }, &r); !s.ok()) return s;
-      if (r.Is("EN")) return Status::NotFound();
-      if (!r.Is("VA")) return Status::Error();
+      if (Status s = Request(table, key, [&](std::string& o) { AppendRead(o, false); }, &r, classic_); !s.ok()) {
+        return s;
+      }
+      if (r.Is(classic_ ? "END" : "EN")) return Status::NotFound();
+      if (!r.Is(classic_ ? "VALUE" : "VA")) return Status::Error();
       out->BeginRecord(key);
       if (DecodeRecord(r.value, fields, out)) return Status::Ok();
       out->Clear();
@@ -340,27 +250,27 @@ class MemcachedSession final : public Session {
         EncodeRecord(values, &value_);
         Reply r;
         if (Status s = Request(table, key, [&](std::string& o) { AppendSet(o, 0, true); }, &r); !s.ok()) return s;
-        return r.Is("HD") ? Status::Ok() : r.Is("NS") ? Status::NotFound() : Status::Error();
+        return r.Is(Stored()) ? Status::Ok() : r.Is(classic_ ? "NOT_STORED" : "NS") ? Status::NotFound() : Status::Error();
       }
       const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
       HostConnection* c = nullptr;
       if (Status s = Prepare(table, key, &c); !s.ok()) return s;
       for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
         Reply r;
-        if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendCommand(o, "mg", " v c"); }, &reply_, &r);
+        if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendRead(o, true); }, &reply_, &r, classic_);
             !s.ok()) {
           return s;
         }
-        if (r.Is("EN")) return Status::NotFound();
-        if (!r.Is("VA") || !r.has_cas) return Status::Error();
+        if (r.Is(classic_ ? "END" : "EN")) return Status::NotFound();
+        if (!r.Is(classic_ ? "VALUE" : "VA") || !r.has_cas) return Status::Error();
         const std::uint64_t cas = r.cas;
         if (!MergeRecord(r.value, values, &value_)) return Status::Error();
         if (Status s = c->Exchange(deadline, [&](std::string& o) { AppendSet(o, cas); }, &reply_, &r); !s.ok()) {
           return s;
         }
-        if (r.Is("HD")) return Status::Ok();
-        if (r.Is("NF")) return Status::NotFound();  // deleted since our read
-        if (!r.Is("EX")) return Status::Error();     // EX: changed since our read, try again
+        if (r.Is(Stored())) return Status::Ok();
+        if (r.Is(classic_ ? "NOT_FOUND" : "NF")) return Status::NotFound();  // deleted since our read
+        if (!r.Is(classic_ ? "EXISTS" : "EX")) return Status::Error();       // changed since our read: again
       }
       return Status(Status::kAborted);
     });
@@ -371,15 +281,24 @@ class MemcachedSession final : public Session {
       EncodeRecord(values, &value_);
       Reply r;
       if (Status s = Request(table, key, [&](std::string& o) { AppendSet(o, 0); }, &r); !s.ok()) return s;
-      return r.Is("HD") ? Status::Ok() : Status::Error();
+      return r.Is(Stored()) ? Status::Ok() : Status::Error();
     });
   }
 
   Status Delete(std::string_view table, std::string_view key) override {
     return Guard([&] {
       Reply r;
-      if (Status s = Request(table, key, [&](std::string& o) { AppendCommand(o, "md", ""); }, &r); !s.ok()) return s;
-      return r.Is("HD") ? Status::Ok() : r.Is("NF") ? Status::NotFound() : Status::Error();
+      auto write = [&](std::string& o) {
+        if (classic_) {
+          o.append("delete ").append(key_token_).append("\r\n");
+        } else {
+          AppendCommand(o, "md", "");
+        }
+      };
+      if (Status s = Request(table, key, write, &r); !s.ok()) return s;
+      return r.Is(classic_ ? "DELETED" : "HD")  ? Status::Ok()
+             : r.Is(classic_ ? "NOT_FOUND" : "NF") ? Status::NotFound()
+                                                  : Status::Error();
     });
   }
 
@@ -423,7 +342,7 @@ class MemcachedSession final : public Session {
           Reply r;
           const std::ptrdiff_t n = ParseReply(rest, &r);
           if (n <= 0) return Status::Error();
-          if (!r.Is("HD") && result.ok()) result = Status::Error();
+          if (!r.Is(Stored()) && result.ok()) result = Status::Error();
           rest.remove_prefix(static_cast<std::size_t>(n));
         }
       }
@@ -435,11 +354,24 @@ class MemcachedSession final : public Session {
   // One request about (table, key) (written by `write(out)`) to its host,
   // with a fresh deadline; its reply in *r.
   template <typename Write>
-  Status Request(std::string_view table, std::string_view key, Write&& write, Reply* r) {
+  Status Request(std::string_view table, std::string_view key, Write&& write, Reply* r, bool get_reply = false) {
     const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
     HostConnection* c = nullptr;
     if (Status s = Prepare(table, key, &c); !s.ok()) return s;
-    return c->Exchange(deadline, write, &reply_, r);
+    return c->Exchange(deadline, write, &reply_, r, get_reply);
+  }
+
+  // The reply of a write that stored the item.
+  std::string_view Stored() const { return classic_ ? "STORED" : "HD"; }
+
+  // A read of the item's value (and of its CAS token when `cas`):
+  // "mg <key>[ b] v[ c]" or "get|gets <key>".
+  void AppendRead(std::string& out, bool cas) const {
+    if (classic_) {
+      out.append(cas ? "gets " : "get ").append(key_token_).append("\r\n");
+    } else {
+      AppendCommand(out, "mg", cas ? " v c" : " v");
+    }
   }
 
   // Builds the memcached key of (table, key) into key_ (its token in
@@ -450,8 +382,10 @@ class MemcachedSession final : public Session {
     key_.push_back('-');
     key_.append(key.data(), key.size());
     key_token_.clear();
-    binary_ = !IsPlainKey(key_);
-    if (binary_) {
+    binary_ = false;
+    if (classic_) {
+      if (!memcache::ClassicKey(key_, &key_token_)) return Status::Error();
+    } else if ((binary_ = !IsPlainKey(key_))) {
       if ((key_.size() + 2) / 3 * 4 > kMaxKey) return Status::Error();
       AppendBase64(key_, &key_token_);
     } else {
@@ -471,7 +405,20 @@ class MemcachedSession final : public Session {
   }
 
   // "ms <key> <len>[ b][ T<exptime>][ C<cas>][ MR]\r\n<value_>\r\n".
+  // Classic: "set|cas|replace <key> 0 <exptime> <len>[ <cas>]\r\n<value_>\r\n".
   void AppendSet(std::string& out, std::uint64_t cas, bool replace = false) const {
+    if (classic_) {
+      out.append(replace ? "replace " : cas != 0 ? "cas " : "set ").append(key_token_).append(" 0 ");
+      AppendNumber(static_cast<std::uint64_t>(opts_.exptime), &out);
+      out.push_back(' ');
+      AppendNumber(value_.size(), &out);
+      if (cas != 0) {
+        out.push_back(' ');
+        AppendNumber(cas, &out);
+      }
+      out.append("\r\n").append(value_).append("\r\n");
+      return;
+    }
     out.append("ms ").append(key_token_).append(" ");
     AppendNumber(value_.size(), &out);
     if (binary_) out.append(" b");
@@ -492,6 +439,7 @@ class MemcachedSession final : public Session {
   std::string key_, key_token_, value_;
   std::string reply_;  // the last reply, copied out of the connection
   bool binary_ = false;
+  const bool classic_;  // memcached.protocol resolved to classic
   std::vector<std::size_t> host_of_;      // BatchInsert: each record's host
   std::vector<std::size_t> host_counts_;  // BatchInsert: records per host
 };
@@ -510,7 +458,8 @@ bool RequestLines(net::TcpConnection& tcp, const std::string& request, std::int6
     if (eol != std::string_view::npos) {
       std::string line(in.substr(0, eol));
       tcp.Consume(eol + 2);
-      const bool end = last(line) || line == "ERROR" || line.starts_with("CLIENT_ERROR") ||
+      // (ROMA's unknown-command line is "ERROR: 'mn' is not roma command. ...".)
+      const bool end = last(line) || line.starts_with("ERROR") || line.starts_with("CLIENT_ERROR") ||
                        line.starts_with("SERVER_ERROR");
       lines->push_back(std::move(line));
       if (end) return true;
@@ -523,9 +472,17 @@ bool RequestLines(net::TcpConnection& tcp, const std::string& request, std::int6
 class MemcachedStore final : public Store {
  public:
   explicit MemcachedStore(MemcachedOptions o) : opts_(std::move(o)) {
+    std::string refused;  // a host's answer to `mn` when it does not speak the meta protocol
     for (const auto& ep : opts_.hosts) {
       hosts_.push_back({ep, false});
-      Probe(&hosts_.back());
+      Probe(&hosts_.back(), &refused);
+    }
+    if (opts_.protocol == Protocol::kAuto) {
+      opts_.protocol = refused.empty() ? Protocol::kMeta : Protocol::kClassic;
+      if (!refused.empty()) {
+        std::cerr << "storebench: memcached: " << refused
+                  << "; using the classic protocol (get/gets/set/cas/replace/delete; memcached.protocol=classic)\n";
+      }
     }
   }
 
@@ -582,11 +539,11 @@ class MemcachedStore final : public Store {
       if (!RequestLines(tcp, "stats settings\r\n", deadline, is_end, &lines)) continue;
       ++answered;
       for (const auto& l : lines) {
-        // "STAT name value"
-        if (!l.starts_with("STAT ")) continue;
-        const std::size_t sp = l.find(' ', 5);
-        if (sp == std::string::npos) continue;
-        const std::string name = l.substr(5, sp - 5), value = l.substr(sp + 1);
+        // "STAT name value" (memcached), or "name value" (ROMA)
+        const std::size_t from = l.starts_with("STAT ") ? 5 : 0;
+        const std::size_t sp = l.find(' ', from);
+        if (sp == std::string::npos || l == "END") continue;
+        const std::string name = l.substr(from, sp - from), value = l.substr(sp + 1);
         if (name == "version" && version.empty()) version = value;
         if (name == "item_size_max" && item_size_max.empty()) item_size_max = value;
         for (const char* s : kSummed) {
@@ -606,20 +563,23 @@ class MemcachedStore final : public Store {
 
  private:
   // Connects to one host, finds whether it needs authentication, checks the
-  // credentials and that it speaks the meta protocol. Throws SetupError.
-  void Probe(HostInfo* h) {
+  // credentials and (unless memcached.protocol=classic) whether it speaks
+  // the meta protocol: a refusal of `mn` is a SetupError naming the server's
+  // line under memcached.protocol=meta, and is said in *refused (host and
+  // line) under auto. Throws SetupError.
+  void Probe(HostInfo* h, std::string* refused) {
     const std::string where = h->endpoint.ToString();
     const std::int64_t deadline = net::DeadlineAfterMs(opts_.timeout_ms);
     net::TcpConnection tcp(h->endpoint);
     std::string error;
     if (!tcp.Connect(deadline, &error)) throw SetupError("memcached: cannot connect to " + error);
-    auto is_mn = [](std::string_view l) { return l == "MN"; };
+    auto is_version = [](std::string_view l) { return l.starts_with("VERSION "); };
     std::vector<std::string> lines;
-    // "version" then "mn" (meta no-op: memcached >= 1.6 answers MN).
-    if (!RequestLines(tcp, "version\r\nmn\r\n", deadline, is_mn, &lines)) {
-      throw SetupError("memcached: " + where + ": no answer to 'version' within memcached.timeout_ms=" +
-                       std::to_string(opts_.timeout_ms));
-    }
+    auto no_answer = [&](const std::string& what) {
+      return SetupError("memcached: " + where + ": no answer to '" + what + "' within memcached.timeout_ms=" +
+                        std::to_string(opts_.timeout_ms));
+    };
+    if (!RequestLines(tcp, "version\r\n", deadline, is_version, &lines)) throw no_answer("version");
     if (!lines.empty() && lines[0].starts_with("CLIENT_ERROR unauthenticated")) {
       if (opts_.user.empty()) {
         throw SetupError("memcached: " + where +
@@ -638,18 +598,25 @@ class MemcachedStore final : public Store {
                          (lines.empty() ? std::string() : " (" + lines.back() + ")"));
       }
       lines.clear();
-      if (!RequestLines(tcp, "version\r\nmn\r\n", deadline, is_mn, &lines)) {
-        throw SetupError("memcached: " + where + ": no answer to 'version' after authentication");
-      }
+      if (!RequestLines(tcp, "version\r\n", deadline, is_version, &lines)) throw no_answer("version");
     }
-    if (lines.empty() || !lines[0].starts_with("VERSION ")) {
+    if (lines.empty() || !lines.back().starts_with("VERSION ")) {
       throw SetupError("memcached: " + where + ": not a memcached server? answered '" +
-                       (lines.empty() ? std::string() : lines[0]) + "' to 'version'");
+                       (lines.empty() ? std::string() : lines.back()) + "' to 'version'");
     }
-    if (lines.back() != "MN") {
-      throw SetupError("memcached: " + where + ": " + lines[0] +
-                       " does not speak the meta protocol (needs memcached >= 1.6)");
+    if (opts_.protocol == Protocol::kClassic) return;
+    // "mn" (meta no-op): memcached >= 1.6 answers MN; a classic-only server an error line, at once.
+    std::vector<std::string> mn;
+    if (!RequestLines(tcp, "mn\r\n", deadline, [](std::string_view l) { return l == "MN"; }, &mn)) {
+      throw no_answer("mn");
     }
+    if (!mn.empty() && mn.back() == "MN") return;
+    const std::string why = where + " (" + lines.back() + ") refused 'mn', the meta protocol's no-op: '" +
+                            (mn.empty() ? std::string() : mn.back()) + "'";
+    if (opts_.protocol == Protocol::kMeta) {
+      throw SetupError("memcached: " + why + "; set memcached.protocol=classic (or auto)");
+    }
+    if (refused->empty()) *refused = why;
   }
 
   MemcachedOptions opts_;
@@ -666,10 +633,10 @@ const BindingInfo& memcached_binding() {
   static const BindingInfo info = [] {
     BindingInfo b;
     b.name = "memcached";
-    b.summary = "memcached servers (>= 1.6) over the meta text protocol; keys spread by consistent hashing";
-    b.properties = PropertySpecs();
+    b.summary = "memcached (meta protocol) and memcached-compatible servers (classic protocol: ROMA, twemproxy); keys spread by consistent hashing";
+    b.properties = memcache::PropertySpecs();
     b.open = [](const Properties& props, const OpenContext&) -> std::unique_ptr<Store> {
-      return std::make_unique<MemcachedStore>(ParseOptions(props));
+      return std::make_unique<MemcachedStore>(memcache::ParseOptions(props));
     };
     b.server = true;
     return b;

@@ -43,5 +43,33 @@ TEST(MemcachedReply, HugeSizeIsMalformedNeverComplete) {
   EXPECT_TRUE(value.Desyncs());
 }
 
+// A classic get's reply: memcached's VALUE line (gets: with the cas), ROMA's
+// (a field more after the cas), a miss, error lines.
+TEST(MemcachedReply, ClassicGetReplies) {
+  Reply r;
+  const std::string hit = "VALUE usertable-user1 0 5\r\nhe\r\no\r\nEND\r\nSTORED\r\n";
+  ASSERT_EQ(ParseGetReply(hit, &r), static_cast<std::ptrdiff_t>(hit.size() - 8));
+  EXPECT_TRUE(r.Is("VALUE"));
+  EXPECT_EQ(r.value, "he\r\no");
+  EXPECT_FALSE(r.has_cas);
+  ASSERT_EQ(ParseGetReply("VALUE k 7 3 99\r\nabc\r\nEND\r\n", &r), 26);
+  EXPECT_TRUE(r.has_cas);
+  EXPECT_EQ(r.cas, 99u);
+  ASSERT_EQ(ParseGetReply("VALUE b 0 1 0 1\r\nx\r\nEND\r\n", &r), 25);  // ROMA: an extra field
+  EXPECT_EQ(r.value, "x");
+  EXPECT_EQ(r.cas, 0u);
+  ASSERT_EQ(ParseGetReply("END\r\n", &r), 5);
+  EXPECT_TRUE(r.Is("END"));
+  ASSERT_EQ(ParseGetReply("SERVER_ERROR out of memory\r\n", &r), 28);
+  EXPECT_TRUE(r.Is("SERVER_ERROR"));
+  // Incomplete: every cut of a whole reply waits for more.
+  for (std::size_t cut = 0; cut + 8 < hit.size(); ++cut) EXPECT_EQ(ParseGetReply(hit.substr(0, cut), &r), 0) << cut;
+  // Malformed: no END after the data, a bad size, too few fields, a huge size.
+  EXPECT_EQ(ParseGetReply("VALUE k 0 3\r\nabcXXEND\r\n", &r), -1);
+  EXPECT_EQ(ParseGetReply("VALUE k 0 x\r\n", &r), -1);
+  EXPECT_EQ(ParseGetReply("VALUE k 0\r\n", &r), -1);
+  EXPECT_EQ(ParseGetReply("VALUE k 0 18446744073709551615\r\nab\r\nEND\r\n", &r), -1);
+}
+
 }  // namespace
 }  // namespace storebench::memcache

@@ -33,5 +33,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)r.Desyncs();
     in.remove_prefix(static_cast<std::size_t>(n));
   }
+  // The same bytes as replies to classic one-key gets (VALUE ... END, END, error lines).
+  in = buf;
+  for (int replies = 0; !in.empty() && replies < 64; ++replies) {
+    memcache::Reply r;
+    const std::ptrdiff_t n = memcache::ParseGetReply(in, &r);
+    if (n <= 0) break;
+    if (static_cast<std::size_t>(n) > in.size()) std::abort();
+    const std::string_view reply = in.substr(0, static_cast<std::size_t>(n));
+    if (!Inside(r.line, reply) || !Inside(r.code, reply) || !Inside(r.value, reply)) std::abort();
+    in.remove_prefix(static_cast<std::size_t>(n));
+  }
   return 0;
 }

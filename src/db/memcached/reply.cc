@@ -43,4 +43,33 @@ std::ptrdiff_t ParseReply(std::string_view in, Reply* r) {
   return static_cast<std::ptrdiff_t>(total);
 }
 
+std::ptrdiff_t ParseGetReply(std::string_view in, Reply* r) {
+  const std::size_t eol = in.find("\r\n");
+  if (eol == std::string_view::npos) return in.size() > 8192 ? -1 : 0;
+  if (!in.starts_with("VALUE ")) return ParseReply(in, r);
+  r->line = in.substr(0, eol);
+  r->code = r->line.substr(0, 5);
+  r->has_cas = false;
+  std::string_view rest = r->line.substr(6);
+  std::string_view tokens[4];
+  int n = 0;
+  while (!rest.empty() && n < 4) {
+    const std::size_t sp = rest.find(' ');
+    tokens[n++] = rest.substr(0, sp);
+    rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);
+  }
+  std::uint64_t flags = 0, size = 0;
+  if (n < 3 || tokens[0].empty() || !ParseU64(tokens[1], &flags) || !ParseU64(tokens[2], &size) ||
+      size > kMaxValueSize) {
+    return -1;
+  }
+  if (n == 4) r->has_cas = ParseU64(tokens[3], &r->cas);
+  const std::size_t start = eol + 2;
+  // Not start + size + 7: a size from the wire near 2^64 would wrap it.
+  if (in.size() - start < 7 || in.size() - start - 7 < size) return 0;
+  if (in.substr(start + size, 7) != "\r\nEND\r\n") return -1;
+  r->value = in.substr(start, static_cast<std::size_t>(size));
+  return static_cast<std::ptrdiff_t>(start + size + 7);
+}
+
 }  // namespace storebench::memcache

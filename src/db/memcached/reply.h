@@ -1,6 +1,8 @@
 // The memcached text protocol's replies, as the memcached binding reads them:
-// meta replies (VA <size> <flags>, HD, EN, NF, NS, EX, MN) and the classic
-// ones (STORED, ERROR, CLIENT_ERROR ..., SERVER_ERROR ...). Bytes in, a
+// meta replies (VA <size> <flags>, HD, EN, NF, NS, EX, MN), the classic
+// one-line ones (STORED, NOT_STORED, EXISTS, NOT_FOUND, DELETED, ERROR,
+// CLIENT_ERROR ..., SERVER_ERROR ...) and a classic single-key get's
+// (VALUE <key> <flags> <bytes> [<cas>] [more fields] + data + END, or END). Bytes in, a
 // Reply out: no sockets, so the parser is unit-tested and fuzzed
 // (tests/fuzz/memcached_fuzz.cc) alone. Pure; thread-safe.
 #pragma once
@@ -40,5 +42,12 @@ inline bool ParseU64(std::string_view s, std::uint64_t* v) {
 // when it is not complete yet, -1 when it is malformed (a VA of more than
 // kMaxValueSize included: waiting for it would never end).
 std::ptrdiff_t ParseReply(std::string_view in, Reply* r);
+
+// Parses the reply to a classic one-key `get`/`gets` at the front of `in`:
+// "END" (a miss: code "END"), or "VALUE <key> <flags> <bytes> [<cas>]"
+// (fields after the cas, as ROMA sends, are ignored), its data block and
+// "END" (code "VALUE", value and cas set), or any one-line reply (an
+// error). Bytes spanned, 0 when not complete, -1 when malformed.
+std::ptrdiff_t ParseGetReply(std::string_view in, Reply* r);
 
 }  // namespace storebench::memcache
