@@ -86,13 +86,39 @@ std::vector<const BindingInfo*> StoringBindings() {
 }
 
 
-class ConformanceTest : public ::testing::TestWithParam<const BindingInfo*> {
+// A binding and the server it is tested against: its own
+// (STOREBENCH_TEST_SERVER_<BINDING>), or, for a variant, another server's
+// settings (STOREBENCH_TEST_SERVER_<SERVER>) and extra properties, named
+// <binding>_<variant> in test listings.
+struct Target {
+  const BindingInfo* binding;
+  std::string server;   // whose STOREBENCH_TEST_SERVER_* settings (server bindings)
+  Owned extra;          // properties set after the server's
+  std::string variant;  // "" for the binding against its own server
+};
+
+// Every storing binding, then the variants of those in this build:
+// memcached over the classic protocol against memcached, and through
+// twemproxy (which speaks only the classic protocol) in front of two.
+std::vector<Target> Targets() {
+  std::vector<Target> out;
+  for (const BindingInfo* b : StoringBindings()) out.push_back({b, b->name, {}, ""});
+  for (const BindingInfo* b : StoringBindings()) {
+    if (b->name == "memcached") {
+      out.push_back({b, "memcached", {{"memcached.protocol", "classic"}}, "classic"});
+    }
+  }
+  return out;
+}
+
+class ConformanceTest : public ::testing::TestWithParam<Target> {
  protected:
   void SetUp() override {
     dir_ = MakeTempDir();
     if (binding().server) {
       // A shared server: this test's own table keeps it apart from the others.
-      STOREBENCH_NEED_SERVER(binding().name, server_);
+      STOREBENCH_NEED_SERVER(GetParam().server, server_);
+      server_.insert(server_.end(), GetParam().extra.begin(), GetParam().extra.end());
       table_ = test_util::UniqueTable();
     }
     Open();
@@ -103,7 +129,7 @@ class ConformanceTest : public ::testing::TestWithParam<const BindingInfo*> {
     fs::remove_all(dir_, ec);
   }
 
-  const BindingInfo& binding() const { return *GetParam(); }
+  const BindingInfo& binding() const { return *GetParam().binding; }
 
   std::string table_ = "usertable";
   std::vector<std::pair<std::string, std::string>> server_;
@@ -544,15 +570,20 @@ void PrintTo(const BindingInfo* b, std::ostream* os) { *os << (b ? b->name : "nu
 
 namespace {
 
-std::string BindingName(const ::testing::TestParamInfo<const BindingInfo*>& info) {
-  std::string n = info.param->name;
+// (In this namespace, where Target is: gtest finds it by argument-dependent lookup.)
+void PrintTo(const Target& t, std::ostream* os) {
+  *os << t.binding->name << (t.variant.empty() ? "" : " (" + t.variant + ")");
+}
+
+std::string BindingName(const ::testing::TestParamInfo<Target>& info) {
+  std::string n = info.param.binding->name + (info.param.variant.empty() ? "" : "_" + info.param.variant);
   for (char& c : n) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
   return n;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllBindings, ConformanceTest, ::testing::ValuesIn(StoringBindings()), BindingName);
+INSTANTIATE_TEST_SUITE_P(AllBindings, ConformanceTest, ::testing::ValuesIn(Targets()), BindingName);
 
 TEST(RegistryTest, EveryBindingIsWellFormedAndFindable) {
   std::vector<std::string> names;
