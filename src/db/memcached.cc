@@ -86,6 +86,7 @@
 #include "db/memcached/options.h"
 #include "db/memcached/reply.h"
 #include "db/record_codec.h"
+#include "measure/clock.h"
 #include "net/io.h"
 #include "net/pipeline.h"
 #include "net/socket.h"
@@ -606,13 +607,18 @@ class MemcachedStore final : public Store {
     }
     if (opts_.protocol == Protocol::kClassic) return;
     // "mn" (meta no-op): memcached >= 1.6 answers MN; a classic-only server an error line, at once.
+    // (twemproxy closes the connection on a command it does not know: that is a refusal too.)
     std::vector<std::string> mn;
+    std::string answer;
     if (!RequestLines(tcp, "mn\r\n", deadline, [](std::string_view l) { return l == "MN"; }, &mn)) {
-      throw no_answer("mn");
+      if (SteadyClock::Now() >= deadline) throw no_answer("mn");
+      answer = "the connection closed";
+    } else if (!mn.empty() && mn.back() == "MN") {
+      return;
+    } else {
+      answer = "'" + (mn.empty() ? std::string() : mn.back()) + "'";
     }
-    if (!mn.empty() && mn.back() == "MN") return;
-    const std::string why = where + " (" + lines.back() + ") refused 'mn', the meta protocol's no-op: '" +
-                            (mn.empty() ? std::string() : mn.back()) + "'";
+    const std::string why = where + " (" + lines.back() + ") refused 'mn', the meta protocol's no-op: " + answer;
     if (opts_.protocol == Protocol::kMeta) {
       throw SetupError("memcached: " + why + "; set memcached.protocol=classic (or auto)");
     }
