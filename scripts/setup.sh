@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(cmake g++ make pkg-config librocksdb-dev rocksdb-tools libgtest-dev libgmock-dev
           libbenchmark-dev nlohmann-json3-dev zlib1g-dev libhdrhistogram-java
           libleveldb-dev liblmdb-dev libsqlite3-dev libwiredtiger-dev libkyotocabinet-dev
-          libtokyocabinet-dev libgroonga-dev openmpi-bin libopenmpi-dev libboost-context-dev libpq-dev postgresql libmariadb-dev mariadb-server memcached redis-server redis-tools libhiredis-dev
+          libtokyocabinet-dev libgroonga-dev openmpi-bin libopenmpi-dev libboost-context-dev libpq-dev postgresql libmariadb-dev mariadb-server memcached nutcracker redis-server redis-tools libhiredis-dev
           bonnie++ fio glusterfs-server libglusterfs-dev iproute2
           libtomlplusplus-dev chromium clang libclang-rt-dev libprotobuf-dev protobuf-compiler libssl-dev)
 if [ "${STOREBENCH_JAVA:-0}" = 1 ]; then packages+=(default-jdk-headless); fi

@@ -41,7 +41,7 @@ phase "install (scripts/setup.sh)"
 scripts/setup.sh
 
 phase "servers: start"
-servers=(redis redis-cluster memcached postgresql mariadb gluster ignite hbase)
+servers=(redis redis-cluster memcached twemproxy postgresql mariadb gluster ignite hbase)
 # Aerospike's asd is built from source (scripts/servers/aerospike.sh): its
 # tests run only where it is found, $ASD or asd on PATH (CI has none).
 if { [ -n "${ASD:-}" ] && [ -f "$ASD" ] && [ -x "$ASD" ]; } || { [ -z "${ASD:-}" ] && command -v asd >/dev/null; }; then
