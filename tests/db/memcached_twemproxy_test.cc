@@ -77,7 +77,8 @@ class RawConnection {
     char buf[65536];
     for (;;) {
       const bool line = got.ends_with("\r\n");
-      const bool error = got.starts_with("ERROR") || got.starts_with("CLIENT_ERROR") || got.starts_with("SERVER_ERROR");
+      const bool error =
+          got.starts_with("ERROR") || got.starts_with("CLIENT_ERROR") || got.starts_with("SERVER_ERROR");
       if (line && (!get || error || got.ends_with("END\r\n"))) return got;
       const ssize_t n = recv(fd_, buf, sizeof buf, 0);
       if (n == 0) return got + "<closed>";
@@ -297,7 +298,9 @@ class OwnTwemproxy {
 
   const Settings& settings() const { return settings_; }
   std::string backend_dir(int n) const { return dir_ + "/backend" + std::to_string(n); }
-  pid_t backend_pid(int n) const { return static_cast<pid_t>(std::stol(test_util::Slurp(backend_dir(n) + "/pid"))); }
+  pid_t backend_pid(int n) const {
+    return static_cast<pid_t>(std::stol(test_util::Slurp(backend_dir(n) + "/pid")));
+  }
   std::string backend(int n) const {
     std::string port = test_util::Slurp(backend_dir(n) + "/ports");
     while (!port.empty() && (port.back() == '\n' || port.back() == ' ')) port.pop_back();
@@ -337,12 +340,13 @@ TEST(MemcachedTwemproxyKillTest, RunEndsOnTimeWithTheDeadBackendsKeysFailedAndTh
   const std::string workload = std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada";
   test_util::ProcessOptions po;
   po.cwd = tmp.path().string();
-  std::vector<std::string> load = {"load", "memcached", "-P", workload, "-p", "recordcount=" + std::to_string(kRecords),
-                                   "-threads", "4"};
+  std::vector<std::string> load = {
+      "load", "memcached", "-P", workload, "-p", "recordcount=" + std::to_string(kRecords), "-threads", "4"};
   load.insert(load.end(), props.begin(), props.end());
   const auto loaded = test_util::RunProcess(STOREBENCH_BINARY, load, po);
   ASSERT_EQ(loaded.code, 0) << loaded.err;
-  ASSERT_NE(loaded.out.find("[INSERT], Return=OK, " + std::to_string(kRecords)), std::string::npos) << loaded.out;
+  ASSERT_NE(loaded.out.find("[INSERT], Return=OK, " + std::to_string(kRecords)), std::string::npos)
+      << loaded.out;
 
   // Records of the test's own, sorted by the backend twemproxy put them on
   // (a raw get on each backend says which).
@@ -372,11 +376,12 @@ TEST(MemcachedTwemproxyKillTest, RunEndsOnTimeWithTheDeadBackendsKeysFailedAndTh
   constexpr int kRunS = 8;
   test_util::ProcessResult run;
   std::thread runner([&] {
-    std::vector<std::string> args = {"run", "memcached", "-P", workload,
-                                     "-p", "recordcount=" + std::to_string(kRecords),
-                                     "-p", "operationcount=0",
-                                     "-p", "maxexecutiontime=" + std::to_string(kRunS),
-                                     "-p", "memcached.timeout_ms=2000",
+    std::vector<std::string> args = {"run",      "memcached",
+                                     "-P",       workload,
+                                     "-p",       "recordcount=" + std::to_string(kRecords),
+                                     "-p",       "operationcount=0",
+                                     "-p",       "maxexecutiontime=" + std::to_string(kRunS),
+                                     "-p",       "memcached.timeout_ms=2000",
                                      "-threads", "4"};
     args.insert(args.end(), props.begin(), props.end());
     run = test_util::RunProcess(STOREBENCH_BINARY, args, po);
@@ -398,7 +403,7 @@ TEST(MemcachedTwemproxyKillTest, RunEndsOnTimeWithTheDeadBackendsKeysFailedAndTh
     EXPECT_GT(ReturnCount(run.out, op, "ERROR"), 0) << op << ": the dead backend's keys fail\n" << run.out;
   }
   EXPECT_EQ(run.out.find("Return=NOT_FOUND"), std::string::npos) << "no key moved to the live backend\n"
-                                                                  << run.out;
+                                                                 << run.out;
   std::cerr << "run: " << ok << " OK, " << failed << " ERROR or SERVICE_UNAVAILABLE\n";
   EXPECT_GT(failed, 0) << run.out;
   EXPECT_GT(ok, failed) << "the live backend's keys (about half) kept working, all run long\n" << run.out;
@@ -422,7 +427,7 @@ TEST(MemcachedTwemproxyKillTest, RunEndsOnTimeWithTheDeadBackendsKeysFailedAndTh
   ASSERT_TRUE(tw.RestartBackend(1));
   std::cerr << "backend 1 restarted at " << since() << " s\n";
   Status s = Status::Error();
-  for (const auto until = Clock::now() + std::chrono::seconds(5); Clock::now() < until; ) {
+  for (const auto until = Clock::now() + std::chrono::seconds(5); Clock::now() < until;) {
     s = session->Read(table, on[1][0], FieldSelector{}, &got);
     if (s == Status::NotFound()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -433,7 +438,8 @@ TEST(MemcachedTwemproxyKillTest, RunEndsOnTimeWithTheDeadBackendsKeysFailedAndTh
     EXPECT_EQ(session->Insert(table, k, std::span<const Field>(&f, 1)), Status::Ok()) << k;
     EXPECT_EQ(session->Read(table, k, FieldSelector{}, &got), Status::Ok()) << k;
   }
-  for (const std::string& k : on[2]) EXPECT_EQ(session->Read(table, k, FieldSelector{}, &got), Status::Ok()) << k;
+  for (const std::string& k : on[2])
+    EXPECT_EQ(session->Read(table, k, FieldSelector{}, &got), Status::Ok()) << k;
   std::cerr << "done at " << since() << " s\n";
 }
 
