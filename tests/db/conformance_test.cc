@@ -106,6 +106,7 @@ std::vector<Target> Targets() {
   for (const BindingInfo* b : StoringBindings()) {
     if (b->name == "memcached") {
       out.push_back({b, "memcached", {{"memcached.protocol", "classic"}}, "classic"});
+      out.push_back({b, "twemproxy", {}, "twemproxy"});  // its settings say memcached.protocol=classic
     }
   }
   return out;
