@@ -12,14 +12,16 @@
 #                       Both: -p memcached.update=replace (an update is one
 #                       write, as memtier's set, not read-merge-CAS), one field
 #                       of VALUE bytes (fieldcount=1 fieldlength=VALUE; the
-#                       record codec makes the item 8 bytes longer), keys drawn
-#                       uniformly from KEYS, READS% reads; -threads THREADS and
-#                       -p connections=CLIENTS (CLIENTS fiber clients per
-#                       thread, each with its own connection)
+#                       record codec makes the item 8 bytes longer; its keys,
+#                       usertable-user<19 digits>, are longer than memtier's
+#                       memtier-<n>), keys drawn uniformly from KEYS, READS%
+#                       reads; -threads THREADS and -p connections=CLIENTS
+#                       (CLIENTS fiber clients per thread, each with its own
+#                       connection)
 #   memtier             memtier_benchmark, named by MEMTIER=/path/to/memtier_benchmark:
 #                       --protocol=memcache_text --key-minimum=1 --key-maximum=KEYS
-#                       --key-pattern=R:R --data-size=VALUE --ratio=U:R (gets
-#                       and sets in READS:100-READS proportion) --threads=THREADS
+#                       --key-pattern=R:R --data-size=VALUE
+#                       --ratio=<100-READS>:<READS> (set:get) --threads=THREADS
 #                       --clients=CLIENTS --test-time=DURATION
 # So both tools keep THREADS x CLIENTS connections, THREADS client threads of
 # CLIENTS connections each, one request in flight on each. Each loads its KEYS
