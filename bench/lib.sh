@@ -104,3 +104,25 @@ median_table() {
       }
     }' "$1"
 }
+
+# storebench_row FILE THREADS TOOL ROUND: the row of a storebench run that
+# run_sampled recorded as FILE.out (the text summary), FILE.cpu (samples) and
+# FILE.json (its result: the measured phase's start and length, the window of
+# the CPU figures), through the caller's `row` (threads tool round ops/s
+# read-p99 update-p99 client-CPU/op server-CPU/op); operations that did not
+# return OK, or a result without the phase's times, go to the caller's
+# `notes`. Sets `rate` (ops/s).
+storebench_row() {
+  local f=$1 t=$2 tool=$3 r=$4 rp up ops errs start ms cpu
+  rate=$(awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {printf "%.0f", $3}' "$f.out")
+  rp=$(awk -F', ' '$1 == "[READ]" && $2 == "99thPercentileLatency(us)" {print $3}' "$f.out")
+  up=$(awk -F', ' '$1 == "[UPDATE]" && $2 == "99thPercentileLatency(us)" {print $3}' "$f.out")
+  ops=$(awk -F', ' '$1 !~ /OVERALL|CLEANUP/ && $2 == "Operations" {n += $3} END {print n + 0}' "$f.out")
+  errs=$(awk -F', ' '$2 ~ /^Return=/ && $2 != "Return=OK" {n += $3} END {print n + 0}' "$f.out")
+  start=$(grep -oE '"start_unix_ms": *[0-9]+' "$f.json" | head -1 | grep -oE '[0-9]+$' || true)
+  ms=$(grep -oE '"runtime_ms": *[0-9]+' "$f.json" | head -1 | grep -oE '[0-9]+$' || true)
+  if [ -n "$start" ] && [ -n "$ms" ]; then cpu=$(cpu_between "$f.cpu" "$start" $((start + ms)))
+  else cpu="n/a n/a"; notes+=("$tool t=$t: no start_unix_ms/runtime_ms in $f.json, no CPU figures"); fi
+  row "$t" "$tool" "$r" "${rate:-0}" "${rp:-n/a}" "${up:-n/a}" "$(per_op "${cpu% *}" "$ops")" "$(per_op "${cpu#* }" "$ops")"
+  if [ "$errs" != 0 ]; then notes+=("$tool t=$t round $r: $errs operations did not return OK (see $f.out)"); fi
+}

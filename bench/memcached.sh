@@ -53,7 +53,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 source "$root/scripts/servers/lib.sh"  # alive, die
-source "$root/bench/lib.sh"            # run_sampled, cpu_between, per_op, median_table
+source "$root/bench/lib.sh"            # run_sampled, cpu_between, per_op, median_table, storebench_row
 
 THREADS=${THREADS:-"1 4"}
 CLIENTS=${CLIENTS:-1}
@@ -124,7 +124,7 @@ if [ -z "$mt_status" ] && [[ " $TOOLS " == *" memtier "* ]]; then
 fi
 
 run_storebench() { # TOOL THREADS ROUND
-  local tool=$1 t=$2 r=$3 f rate rp up ops errs start ms cpu
+  local tool=$1 t=$2 r=$3 f rate
   f=$OUT/$tool-t$t-r$r
   log "$tool: $t thread(s) x $CLIENTS connection(s), ${DURATION} s"
   if ! run_sampled "$f" "$SB" run memcached "${sb_flags[@]}" -p memcached.protocol="${tool#storebench-}" \
@@ -136,17 +136,7 @@ run_storebench() { # TOOL THREADS ROUND
     row "$t" "$tool" "$r" "failed (see $f.err)" "" "" "" ""
     return
   fi
-  rate=$(awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {printf "%.0f", $3}' "$f.out")
-  rp=$(awk -F', ' '$1 == "[READ]" && $2 == "99thPercentileLatency(us)" {print $3}' "$f.out")
-  up=$(awk -F', ' '$1 == "[UPDATE]" && $2 == "99thPercentileLatency(us)" {print $3}' "$f.out")
-  ops=$(awk -F', ' '$1 !~ /OVERALL|CLEANUP/ && $2 == "Operations" {n += $3} END {print n + 0}' "$f.out")
-  errs=$(awk -F', ' '$2 ~ /^Return=/ && $2 != "Return=OK" {n += $3} END {print n + 0}' "$f.out")
-  start=$(grep -oE '"start_unix_ms": *[0-9]+' "$f.json" | head -1 | grep -oE '[0-9]+$' || true)
-  ms=$(grep -oE '"runtime_ms": *[0-9]+' "$f.json" | head -1 | grep -oE '[0-9]+$' || true)
-  if [ -n "$start" ] && [ -n "$ms" ]; then cpu=$(cpu_between "$f.cpu" "$start" $((start + ms)))
-  else cpu="n/a n/a"; notes+=("$tool t=$t: no start_unix_ms/runtime_ms in $f.json, no CPU figures"); fi
-  row "$t" "$tool" "$r" "${rate:-0}" "${rp:-n/a}" "${up:-n/a}" "$(per_op "${cpu% *}" "$ops")" "$(per_op "${cpu#* }" "$ops")"
-  if [ "$errs" != 0 ]; then notes+=("$tool t=$t round $r: $errs operations did not return OK (see $f.out)"); fi
+  storebench_row "$f" "$t" "$tool" "$r"
 }
 
 run_memtier() { # THREADS ROUND
