@@ -381,4 +381,39 @@ auto SettledValue(Read read, int same_reads, int max_reads) {
   return value;
 }
 
+#ifdef STOREBENCH_BINARY
+// YCSB's workload A through the CLI as a user runs it: `storebench load` of
+// `records` records, then `run` of `operations` operations on 4 threads,
+// both with dataintegrity=true, with the server's settings, table=`table`
+// and `extra` properties: both exit 0, every record is inserted, and the
+// run reads and updates with no integrity failure and no failed operation.
+// (In a temporary folder: the CLI's stdout and stderr files go there.)
+inline void ExpectWorkloadAVerified(const std::string& binding, const Settings& server, const std::string& table,
+                                    const Owned& extra, int records, int operations) {
+  TempDir tmp{"storebench-workloada"};
+  std::vector<std::string> common = {"-P", std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada", "-p",
+                                     "table=" + table, "-p", "recordcount=" + std::to_string(records), "-p",
+                                     "dataintegrity=true", "-threads", "4"};
+  for (const auto& [k, v] : server) common.insert(common.end(), {"-p", k + "=" + v});
+  for (const auto& [k, v] : extra) common.insert(common.end(), {"-p", k + "=" + v});
+  ProcessOptions o;
+  o.cwd = tmp.path().string();
+  std::vector<std::string> load = {"load", binding};
+  load.insert(load.end(), common.begin(), common.end());
+  const ProcessResult l = RunProcess(STOREBENCH_BINARY, load, o);
+  ASSERT_EQ(l.code, 0) << l.out << l.err;
+  EXPECT_NE(l.out.find("[INSERT], Return=OK, " + std::to_string(records) + "\n"), std::string::npos) << l.out;
+  std::vector<std::string> run = {"run", binding, "-p", "operationcount=" + std::to_string(operations)};
+  run.insert(run.end(), common.begin(), common.end());
+  const ProcessResult r = RunProcess(STOREBENCH_BINARY, run, o);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("IntegrityFailures"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[READ], Return=OK"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[UPDATE], Return=OK"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Return=ERROR"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Return=NOT_FOUND"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("integrity"), std::string::npos) << r.err;
+}
+#endif
+
 }  // namespace storebench::test_util

@@ -219,55 +219,10 @@ TEST_F(MemcachedClassicTest, ReplaceUpdatesAreOneReplaceStoredOnlyWhereTheKeyExi
   EXPECT_EQ(out.Find(0, "field1"), "only");
 }
 
-TEST_F(MemcachedClassicTest, ConcurrentCasUpdatesLoseNoField) {
-  auto store = OpenClassic();
-  {
-    auto s = store->NewSession(0);
-    const Field rec[] = {{"f0", "0"}, {"f1", "0"}, {"f2", "0"}, {"f3", "0"}};
-    ASSERT_EQ(s->Insert(table_, "hot", rec), Status::Ok());
-  }
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      auto s = store->NewSession(t);
-      const std::string name = "f" + std::to_string(t);
-      for (int i = 1; i <= 50; ++i) {
-        const std::string v = std::to_string(i);
-        const Field f[] = {{name, v}};
-        EXPECT_EQ(s->Update(table_, "hot", f), Status::Ok());
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  auto s = store->NewSession(0);
-  RecordSet out;
-  ASSERT_EQ(s->Read(table_, "hot", FieldSelector{}, &out), Status::Ok());
-  for (int t = 0; t < 4; ++t) EXPECT_EQ(out.Find(0, "f" + std::to_string(t)), "50") << t;
-}
-
 // YCSB's load and run of workload A through the CLI, every read verified
 // (dataintegrity), over the classic commands.
 TEST_F(MemcachedClassicTest, WorkloadAVerifiesEveryRecord) {
-  test_util::TempDir tmp{"storebench-memcached-classic"};  // where the CLI's stdout and stderr files go
-  std::vector<std::string> common = {"-P", std::string(STOREBENCH_SOURCE_DIR) + "/workloads/workloada", "-p",
-                                     "memcached.protocol=classic", "-p",
-                                     "table=" + table_, "-p", "recordcount=500", "-p", "dataintegrity=true"};
-  for (const auto& [k, v] : server_) common.insert(common.end(), {"-p", k + "=" + v});
-  test_util::ProcessOptions o;
-  o.cwd = tmp.path().string();
-  std::vector<std::string> load = {"load", "memcached"};
-  load.insert(load.end(), common.begin(), common.end());
-  const test_util::ProcessResult l = test_util::RunProcess(STOREBENCH_BINARY, load, o);
-  ASSERT_EQ(l.code, 0) << l.out << l.err;
-  EXPECT_NE(l.out.find("[INSERT], Return=OK, 500"), std::string::npos) << l.out;
-  std::vector<std::string> run = {"run", "memcached", "-p", "operationcount=4000", "-p", "threadcount=4"};
-  run.insert(run.end(), common.begin(), common.end());
-  const test_util::ProcessResult r = test_util::RunProcess(STOREBENCH_BINARY, run, o);
-  ASSERT_EQ(r.code, 0) << r.out << r.err;
-  EXPECT_EQ(r.out.find("IntegrityFailures"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("[READ], Return=OK"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("Return=ERROR"), std::string::npos) << r.out;
-  EXPECT_EQ(r.err.find("integrity"), std::string::npos) << r.err;
+  test_util::ExpectWorkloadAVerified("memcached", server_, table_, {{"memcached.protocol", "classic"}}, 500, 4000);
 }
 
 }  // namespace
