@@ -11,7 +11,8 @@ packages=(cmake g++ make pkg-config librocksdb-dev rocksdb-tools libgtest-dev li
           libleveldb-dev liblmdb-dev libsqlite3-dev libwiredtiger-dev libkyotocabinet-dev
           libtokyocabinet-dev libgroonga-dev openmpi-bin libopenmpi-dev libboost-context-dev libpq-dev postgresql libmariadb-dev mariadb-server memcached nutcracker redis-server redis-tools libhiredis-dev
           bonnie++ fio glusterfs-server libglusterfs-dev iproute2
-          libtomlplusplus-dev chromium clang libclang-rt-dev libprotobuf-dev protobuf-compiler libssl-dev)
+          libtomlplusplus-dev chromium clang libclang-rt-dev libprotobuf-dev protobuf-compiler libssl-dev
+          prometheus)
 if [ "${STOREBENCH_JAVA:-0}" = 1 ]; then packages+=(default-jdk-headless); fi
 # Apache Ignite's nodes (scripts/servers/ignite.sh) run on a JDK 17 and come
 # from Maven Central through Maven (servers/ignite/pom.xml): installed only

@@ -13,6 +13,8 @@
 #   STOREBENCH_FUZZ_SECONDS=N   seconds each fuzzer runs (default 5; 0: replay the corpora only)
 #   ASD=/path/to/asd            Aerospike's server (else asd on PATH); without one the aerospike
 #                               server tests skip (scripts/servers/aerospike.sh says how to build it)
+#   PROMETHEUS=/path/to/prometheus   else prometheus on PATH; without one the Prometheus
+#                               scrape test (tests/job/metrics_prometheus_test.cc) skips
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +51,15 @@ if { [ -n "${ASD:-}" ] && [ -f "$ASD" ] && [ -x "$ASD" ]; } || { [ -z "${ASD:-}"
 else
   echo "== server: aerospike: no asd (\$ASD or on PATH): the aerospike server tests are skipped" >&2
   export STOREBENCH_SERVERS_NOT_STARTED="aerospike${STOREBENCH_SERVERS_NOT_STARTED:+ $STOREBENCH_SERVERS_NOT_STARTED}"
+fi
+# Prometheus scrapes storebench's --metrics-listen endpoint in the end-to-end
+# metrics test ($PROMETHEUS or prometheus on PATH; scripts/setup.sh installs
+# Debian's): without one that test is skipped.
+if { [ -n "${PROMETHEUS:-}" ] && [ -x "$PROMETHEUS" ]; } || { [ -z "${PROMETHEUS:-}" ] && command -v prometheus >/dev/null; }; then
+  servers+=(prometheus)
+else
+  echo "== server: prometheus: no prometheus (\$PROMETHEUS or on PATH): the Prometheus scrape test is skipped" >&2
+  export STOREBENCH_SERVERS_NOT_STARTED="prometheus${STOREBENCH_SERVERS_NOT_STARTED:+ $STOREBENCH_SERVERS_NOT_STARTED}"
 fi
 server_root=$(mktemp -d "${TMPDIR:-/tmp}/storebench-servers-XXXXXX")
 chmod 755 "$server_root"  # postgres runs as its own user and must reach its dir
