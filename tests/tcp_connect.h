@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace storebench::test_util {
 
@@ -30,6 +31,21 @@ inline int ConnectTcp(const std::string& host_port, int receive_timeout_s) {
     return -1;
   }
   return fd;
+}
+
+// Sends all of `request` on `fd`, then reads until the peer closes the
+// connection (or a read fails or times out): what it answered. For servers
+// that answer once and close (HTTP with `Connection: close`).
+inline std::string SendAndReadAll(int fd, std::string_view request) {
+  while (!request.empty()) {
+    const ssize_t n = send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    if (n <= 0) break;
+    request.remove_prefix(static_cast<std::size_t>(n));
+  }
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = recv(fd, buf, sizeof buf, 0)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  return out;
 }
 
 }  // namespace storebench::test_util
