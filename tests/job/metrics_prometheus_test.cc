@@ -83,7 +83,10 @@ class Target {
   Target(const std::filesystem::path& targets, int port)
       : instance_("127.0.0.1:" + std::to_string(port)),
         file_(targets / ("storebench-" + std::to_string(getpid()) + "-" + std::to_string(port) + ".json")) {
-    std::ofstream(file_) << "[{\"targets\": [\"" << instance_ << "\"]}]\n";
+    // Written aside and renamed, so that Prometheus never reads half a file.
+    const std::filesystem::path tmp = file_.string() + ".tmp";
+    std::ofstream(tmp) << "[{\"targets\": [\"" << instance_ << "\"]}]\n";
+    std::filesystem::rename(tmp, file_);
   }
   ~Target() {
     std::error_code ec;
