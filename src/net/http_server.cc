@@ -105,9 +105,10 @@ std::string_view HttpReason(int status) {
   }
 }
 
-HttpServer::HttpServer(const Endpoint& endpoint, Handler handler, std::string purpose)
+HttpServer::HttpServer(const Endpoint& endpoint, const std::string& purpose, Handler handler)
     : handler_(std::move(handler)) {
-  const std::string where = endpoint.ToString() + (purpose.empty() ? "" : " for " + purpose);
+  const std::string host = endpoint.host.find(':') == std::string::npos ? endpoint.host : "[" + endpoint.host + "]";
+  const std::string where = host + ":" + std::to_string(endpoint.port) + (purpose.empty() ? "" : " for " + purpose);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;

@@ -58,7 +58,7 @@ class HttpServer {
   // getaddrinfo reads it, e.g. "127.0.0.1", "0.0.0.0", "::1") and starts
   // serving. `purpose` names what the server is for in the error message
   // ("--metrics-listen"); empty leaves that part out.
-  HttpServer(const Endpoint& endpoint, Handler handler, std::string purpose = "");
+  HttpServer(const Endpoint& endpoint, const std::string& purpose, Handler handler);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

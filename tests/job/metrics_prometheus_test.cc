@@ -159,7 +159,7 @@ TEST(MetricsPrometheusTest, PrometheusScrapesTheExposition) {
   live.running = true;
   live.ops.resize(1);
   live.ops[0].name = "READ";
-  net::HttpServer endpoint(net::Endpoint{"127.0.0.1", 0}, [&](std::string_view path) {
+  net::HttpServer endpoint(net::Endpoint{"127.0.0.1", 0}, "the test", [&](std::string_view path) {
     net::HttpResponse r;
     if (path != "/metrics") {
       r.status = 404;

@@ -29,7 +29,7 @@ struct TestServer {
   std::unique_ptr<HttpServer> server;
   explicit TestServer(int port = 0) {
     server = std::make_unique<HttpServer>(
-        Endpoint{"127.0.0.1", port},
+        Endpoint{"127.0.0.1", port}, "--metrics-listen",
         [this](std::string_view path) {
           ++calls;
           HttpResponse r;
@@ -42,8 +42,7 @@ struct TestServer {
             r.body = "no " + std::string(path) + "\n";
           }
           return r;
-        },
-        "--metrics-listen");
+        });
   }
   std::string address() const { return "127.0.0.1:" + std::to_string(server->port()); }
   // One request on a new connection; what came back before the server closed it.
@@ -146,7 +145,7 @@ TEST(HttpServerTest, TakenPortFailsWithOneLineNamingTheAddress) {
   EXPECT_EQ(BodyOf(first.Ask("GET /metrics HTTP/1.1\r\n\r\n")), "hello\n");
   // A host that does not resolve: one line too.
   try {
-    HttpServer bad(Endpoint{"no such host.invalid", 0}, [](std::string_view) { return HttpResponse{}; });
+    HttpServer bad(Endpoint{"no such host.invalid", 0}, "", [](std::string_view) { return HttpResponse{}; });
     FAIL() << "listened on a host that does not exist";
   } catch (const ConfigError& e) {
     const std::string what = e.what();
