@@ -123,7 +123,7 @@ std::string FormatPrometheusText(const LiveSnapshot& s) {
   Sample(out, "storebench_errors_total", base, std::to_string(s.errors));
 
   Family(out, "storebench_latency_seconds", "histogram",
-         "Latency of the phase's successful operations: kind=\"service\" from the actual start, "
+         "Latency of the phase's operations: kind=\"service\" from the actual start, "
          "kind=\"intended\" from the start the target rate scheduled.");
   for (const LiveOp& op : ops) {
     std::string labels = base;

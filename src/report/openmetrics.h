@@ -9,8 +9,8 @@
 //   storebench_operations_total{...,op,status}   counter: per operation type,
 //       one series per status with a non-zero count, and always status="OK"
 //   storebench_errors_total                      counter: failed operations, all types
-//   storebench_latency_seconds{...,op,kind}      histogram of successful
-//       operations' latency, kind="service" and, with a target rate,
+//   storebench_latency_seconds{...,op,kind}      histogram of the operations'
+//       latency (as LiveOp keeps it), kind="service" and, with a target rate,
 //       kind="intended"; `le` bounds are kLiveLatencyBoundsNs in seconds
 //       written as plain decimals ("0.00001", "0.025", "10")
 //   storebench_target_ops_per_second, storebench_actual_ops_per_second,
