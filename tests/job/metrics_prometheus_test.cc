@@ -45,15 +45,15 @@ std::string UrlEncode(std::string_view s) {
   return out;
 }
 
-// Prometheus's answer to an instant query (its "data" object), from the
-// server at `url` ("http://127.0.0.1:PORT"), by a plain HTTP/1.0 GET.
-nlohmann::json Query(const std::string& url, const std::string& promql) {
+// The "data" object of Prometheus's answer to GET `path_and_query` (an
+// /api/v1/ call) at `url` ("http://127.0.0.1:PORT"), by plain HTTP/1.0.
+nlohmann::json Api(const std::string& url, const std::string& path_and_query) {
   const std::string host_port = url.substr(url.find("//") + 2);
   const int fd = test_util::ConnectTcp(host_port, 10);
   EXPECT_GE(fd, 0) << host_port;
   if (fd < 0) return {};
-  const std::string reply = test_util::SendAndReadAll(
-      fd, "GET /api/v1/query?query=" + UrlEncode(promql) + " HTTP/1.0\r\nHost: " + host_port + "\r\n\r\n");
+  const std::string reply =
+      test_util::SendAndReadAll(fd, "GET " + path_and_query + " HTTP/1.0\r\nHost: " + host_port + "\r\n\r\n");
   close(fd);
   const auto body = reply.find("\r\n\r\n");
   EXPECT_EQ(reply.substr(0, reply.find("\r\n")), "HTTP/1.0 200 OK") << reply.substr(0, 500);
@@ -61,6 +61,27 @@ nlohmann::json Query(const std::string& url, const std::string& promql) {
   const nlohmann::json j = nlohmann::json::parse(reply.substr(body + 4), nullptr, false);
   EXPECT_EQ(j.value("status", ""), "success") << reply.substr(0, 500);
   return j.contains("data") ? j["data"] : nlohmann::json{};
+}
+
+// An instant query.
+nlohmann::json Query(const std::string& url, const std::string& promql) {
+  return Api(url, "/api/v1/query?query=" + UrlEncode(promql));
+}
+
+// Waits (up to 30 s) until Prometheus has taken `instance` among its
+// active targets: its service discovery hands new targets to the scraper
+// only every few seconds (5 s in Prometheus 2.x), which would otherwise
+// cost the first seconds of a run. Whether it did.
+bool WaitUntilTargeted(const std::string& url, const std::string& instance) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < give_up) {
+    const nlohmann::json data = Api(url, "/api/v1/targets?state=active");
+    for (const auto& t : data.value("activeTargets", nlohmann::json::array())) {
+      if (t.contains("labels") && t["labels"].value("instance", "") == instance) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return false;
 }
 
 // The value after "[OVERALL], Throughput(ops/sec), " in a run's output, or -1.
@@ -171,6 +192,7 @@ TEST(MetricsPrometheusTest, PrometheusScrapesTheExposition) {
     return r;
   });
   const Target target(targets, endpoint.port());
+  ASSERT_TRUE(WaitUntilTargeted(url, target.instance())) << "Prometheus at " << url << " never took the target";
   constexpr double kRate = 20000;
   const auto start = std::chrono::steady_clock::now();
   for (int i = 1; i <= 10; ++i) {
@@ -197,6 +219,7 @@ TEST(MetricsPrometheusTest, ScrapedCountersGiveThePrintedThroughput) {
   ASSERT_TRUE(std::filesystem::is_directory(targets)) << targets;
   const int port = test_util::UnusedLoopbackPort();
   const Target target(targets, port);
+  ASSERT_TRUE(WaitUntilTargeted(url, target.instance())) << "Prometheus at " << url << " never took the target";
 
   test_util::TempDir tmp{"storebench-metrics"};
   ProcessOptions o;
