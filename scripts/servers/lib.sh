@@ -29,6 +29,17 @@ free_port() {
   die "no free port found"
 }
 
+# Sends the text $2 to 127.0.0.1:$1 and prints the first line of the answer
+# (without its CR); fails when nothing answers within 2 s.
+ask_line() {
+  local line
+  exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+  printf '%b' "$2" >&3
+  IFS= read -r -t 2 line <&3 || { exec 3>&-; return 1; }
+  exec 3>&-
+  printf '%s\n' "${line%$'\r'}"
+}
+
 # Runs "$@" every 0.1 s until it succeeds; fails after $WAIT_S seconds
 # (default 30), or at once when the process $WAIT_PID (if set) has exited.
 wait_for() {

@@ -21,12 +21,9 @@ cmd=${1:-}; dir=${2:-}
 
 # True when Prometheus on 127.0.0.1:$1 says it is ready (HTTP 200 at /-/ready).
 ready() {
-  local port=$1 line
-  exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
-  printf 'GET /-/ready HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
-  IFS= read -r -t 2 line <&3 || { exec 3>&-; return 1; }
-  exec 3>&-
-  [[ "$line" == "HTTP/1."?" 200"* ]]
+  local status
+  status=$(ask_line "$1" 'GET /-/ready HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n') || return 1
+  [[ "$status" == "HTTP/1."?" 200 "* ]]
 }
 
 case "$cmd" in
