@@ -155,6 +155,11 @@ ScrapedRate ScrapedOperationsRate(const std::string& url, const std::string& ins
   return out;
 }
 
+// The selector of the READ latency buckets scraped from `instance`.
+std::string ReadBuckets(const std::string& instance) {
+  return "storebench_latency_seconds_bucket{op=\"READ\",instance=\"" + instance + "\"}";
+}
+
 // The raw samples of `series` (a PromQL selector) in the last 5 minutes.
 std::size_t RawSampleCount(const std::string& url, const std::string& series) {
   const nlohmann::json data = Query(url, series + "[5m]");
@@ -206,8 +211,7 @@ TEST(MetricsPrometheusTest, PrometheusScrapesTheExposition) {
   const ScrapedRate scraped = ScrapedOperationsRate(url, target.instance());
   ASSERT_GE(scraped.samples, 5u) << scraped.data;
   EXPECT_NEAR(scraped.ops_per_s, kRate, kRate * 0.05) << scraped.samples << " scrapes: " << scraped.data;
-  EXPECT_GT(RawSampleCount(url, "storebench_latency_seconds_bucket{op=\"READ\",instance=\"" + target.instance() + "\"}"),
-            0u);
+  EXPECT_GT(RawSampleCount(url, ReadBuckets(target.instance())), 0u);
 }
 
 TEST(MetricsPrometheusTest, ScrapedCountersGiveThePrintedThroughput) {
@@ -234,8 +238,7 @@ TEST(MetricsPrometheusTest, ScrapedCountersGiveThePrintedThroughput) {
   ASSERT_GE(scraped.samples, 5u) << "fewer than 5 scrapes while the counters rose: " << scraped.data;
   EXPECT_NEAR(scraped.ops_per_s, printed, printed * 0.10)
       << "over " << scraped.samples << " scrapes; printed " << r.out << "\n" << scraped.data;
-  EXPECT_GT(RawSampleCount(url, "storebench_latency_seconds_bucket{op=\"READ\",instance=\"" + target.instance() + "\"}"),
-            0u);
+  EXPECT_GT(RawSampleCount(url, ReadBuckets(target.instance())), 0u);
 }
 
 TEST(MetricsPrometheusTest, TakenAddressExitsTwoWithOneLine) {

@@ -15,7 +15,6 @@
 
 #include "core/error.h"
 #include "tcp_connect.h"
-#include "test_util.h"
 
 namespace storebench::net {
 namespace {
