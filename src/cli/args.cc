@@ -42,6 +42,11 @@ Options (YCSB's spelling, or the long form):
                            and of operationcount and target (-p client.id=K -p client.count=N)
   --hdr-log FILE           write an HdrHistogram interval log (ns values, one line per op type per
                            second, tagged READ, UPDATE, ...; LOAD-INSERT for bench's load phase)
+  --timeseries FILE.csv    write a CSV time series: one row per status interval and op type (ops,
+                           ops/s, p50/p99/p99.9/max in us, errors); also `merge --timeseries`
+  --metrics-listen [HOST:]PORT
+                           serve live metrics for Prometheus at http://HOST:PORT/metrics while the
+                           job runs (HOST defaults to 127.0.0.1; port 0 picks one and prints it)
   -load, --load            the load phase (YCSB Client style: storebench -load -db NAME ...)
   -t, --transactions       the run phase (YCSB Client style)
 
@@ -126,6 +131,10 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       cl.compare_format = need_value(i, a);
     } else if (a == "--hdr-log") {
       cl.hdr_log_file = need_value(i, a);
+    } else if (a == "--timeseries") {
+      cl.timeseries_file = need_value(i, a);
+    } else if (a == "--metrics-listen") {
+      cl.metrics_listen = need_value(i, a);
     } else if (IsAerospikeFlag(a) && (cl.command.empty() || cl.command == "load" || cl.command == "run" ||
                                       cl.command == "bench")) {
       const std::string& value = need_value(i, a);
@@ -143,7 +152,7 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
     } else if (!a.empty() && a[0] == '-') {
       const std::vector<std::string> opts = {"-P", "-p", "-db", "-threads", "-target", "-s", "-l", "-load", "-t",
                                              "--props", "--set", "--db", "--threads", "--target", "--status",
-                                             "--label", "--json", "--part", "--hdr-log", "--load", "--transactions", "--help",
+                                             "--label", "--json", "--part", "--hdr-log", "--timeseries", "--metrics-listen", "--load", "--transactions", "--help",
                                              "--resume", "--dry-run", "--by", "--metric", "--format", "--output",
                                              "-k", "-o", "-w", "-z", "-d", "-g", "--explain"};
       std::string hint = ClosestMatch(a, opts);

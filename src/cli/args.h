@@ -21,6 +21,8 @@ struct CommandLine {
   std::vector<std::string> inputs;                               // merge: the part files
   std::string output_file;                                       // merge, report: -o, --output
   std::string hdr_log_file;                                      // --hdr-log
+  std::string timeseries_file;                                   // --timeseries (also merge)
+  std::string metrics_listen;                                    // --metrics-listen HOST:PORT
   // Aerospike-style flags (-k -o -w -z -d -g) as given, each with the
   // properties it expanded to (also in `overrides`, in argument order).
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> expanded_flags;

@@ -18,6 +18,7 @@
 #include "report/json_report.h"
 #include "report/merge.h"
 #include "report/text_report.h"
+#include "report/timeseries_csv.h"
 
 namespace storebench {
 namespace {
@@ -40,7 +41,7 @@ void ListBindings(std::ostream& out) {
 int RunMerge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   if (cl.inputs.empty()) throw ConfigError("merge: no result files given: storebench merge PART.json... -o TOTAL.json");
   if (!cl.binding.empty() || !cl.overrides.empty() || !cl.property_files.empty() || !cl.json_file.empty()) {
-    throw ConfigError("merge takes only result files and -o FILE: storebench merge PART.json... -o TOTAL.json");
+    throw ConfigError("merge takes only result files, -o FILE and --timeseries FILE.csv: storebench merge PART.json... -o TOTAL.json");
   }
   std::vector<MergeInput> inputs;
   for (const auto& name : cl.inputs) {
@@ -53,7 +54,20 @@ int RunMerge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
     }
   }
   if (!cl.output_file.empty()) CheckOutputPath(cl.output_file, "the JSON result");
+  if (!cl.timeseries_file.empty()) CheckOutputPath(cl.timeseries_file, "the time series");
   const RunReport merged = MergeResults(inputs);
+  std::string timeseries;
+  if (!cl.timeseries_file.empty()) {
+    // The parts' status interval (the CSV's row length), as they ran.
+    double status_interval_s = 10;
+    for (const auto& [k, v] : merged.properties) {
+      if (k == "status.interval") status_interval_s = std::strtod(v.c_str(), nullptr);
+    }
+    std::ostringstream csv;
+    WriteTimeseriesHeader(csv);
+    for (const PhaseResult& p : merged.phases) WriteTimeseriesOfSeries(p, status_interval_s, csv);
+    timeseries = csv.str();
+  }
   std::ostringstream text;
   for (std::size_t i = 0; i < merged.phases.size(); ++i) {
     text << "# storebench merge of " << inputs.size() << " part(s): " << merged.phases[i].phase << " phase\n";
@@ -65,6 +79,10 @@ int RunMerge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
     WriteJson(merged, js);
     WriteOutputFile(cl.output_file, js.str(), "the JSON result");
     err << "storebench: merged " << inputs.size() << " part(s) into " << cl.output_file << "\n";
+  }
+  if (!cl.timeseries_file.empty()) {
+    WriteOutputFile(cl.timeseries_file, timeseries, "the time series");
+    err << "storebench: wrote the merged time series to " << cl.timeseries_file << "\n";
   }
   std::uint64_t integrity = 0;
   bool validation_failed = false;
@@ -89,6 +107,8 @@ void Explain(const std::vector<std::string>& args, const CommandLine& cl, std::o
   for (const auto& [k, v] : cl.overrides) out << " -p " << k << "=" << v;
   if (!cl.json_file.empty()) out << " --json " << cl.json_file;
   if (!cl.hdr_log_file.empty()) out << " --hdr-log " << cl.hdr_log_file;
+  if (!cl.timeseries_file.empty()) out << " --timeseries " << cl.timeseries_file;
+  if (!cl.metrics_listen.empty()) out << " --metrics-listen " << cl.metrics_listen;
   out << "\n";
   for (const auto& [flag, props] : cl.expanded_flags) {
     out << "#   " << flag << " ->";
@@ -142,7 +162,9 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
                    .property_files = cl.property_files,
                    .overrides = cl.overrides,
                    .json_file = cl.json_file,
-                   .hdr_log_file = cl.hdr_log_file},
+                   .hdr_log_file = cl.hdr_log_file,
+                   .timeseries_file = cl.timeseries_file,
+                   .metrics_listen = cl.metrics_listen},
                   out, err);
   } catch (const ConfigError& e) {
     err << "storebench: " << RankPrefix() << e.what() << "\n";

@@ -18,6 +18,7 @@
 #include "core/properties.h"
 #include "db/registry.h"
 #include "job/job_status.h"
+#include "job/live_outputs.h"
 #include "job/mpi_job.h"
 #include "job/options.h"
 #include "measure/clock.h"
@@ -289,6 +290,20 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
   if (!text_path.empty()) CheckOutputPath(text_path, "the text result");
   // The log itself is written from the first phase on.
   if (!spec.hdr_log_file.empty()) CheckOutputPath(spec.hdr_log_file, "the HdrHistogram log");
+  // The endpoint listens, and the time series is opened, before the store
+  // is: a port in use or a path refused ends the job before anything runs.
+  const std::string label = co.label.empty() ? DefaultLabel(binding.name, spec.property_files, co.runner.threads) : co.label;
+  LiveOutputs live({.metrics_listen = spec.metrics_listen,
+                    .timeseries_file = spec.timeseries_file,
+                    .rank = rank,
+                    .write_timeseries = rank == 0,
+                    .merged_timeseries = mpi,
+                    .binding = binding.name,
+                    .label = label,
+                    .part = props.Has("client.count") ? props.GetString("client.id", "0") + "/" +
+                                                            props.GetString("client.count", "1")
+                                                      : ""},
+                   err);
 
   OpenContext ctx;
   ctx.loading = spec.command == "load" || is_bench;
@@ -327,7 +342,7 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
   report.tool_version = STOREBENCH_VERSION;
   report.command = spec.command;
   report.binding = binding.name;
-  report.label = co.label.empty() ? DefaultLabel(binding.name, spec.property_files, co.runner.threads) : co.label;
+  report.label = label;
   report.host = HostInfo();
 
   auto run_phase = [&](bool loading, bool print) {
@@ -352,8 +367,10 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
         }
       };
     }
+    if (print) live.Attach(o, loading ? "load" : "run");
     Runner runner(*store, *workload, o, clock, &err);
     PhaseResult r = runner.Run();
+    if (print) live.Flush();
     r.disk_bytes = store->DiskUsageBytes();
     r.store_stats = store->Stats();
     r.notes = notes;
@@ -413,11 +430,11 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
         WriteOutputFile(json_path + ".rank-" + std::to_string(r) + ".json", all[r], "a rank's JSON result");
       }
     }
-    const std::string label = report.label;
     report = MergeResults(inputs);
     report.label = label;  // the job's, as every rank's
     err << "storebench: merged the results of " << ranks << " MPI rank(s)\n";
     if (hdr_log) WriteMergedHdrLog(report, is_bench, co.runner.series_interval_s, *hdr_log);
+    live.WriteMerged(report, co.runner.status_interval_s);
   }
 
   std::ostringstream text;
@@ -433,6 +450,7 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
     WriteOutputFile(json_path, js.str(), "the JSON result");
     err << "storebench: wrote the JSON result to " << json_path << "\n";
   }
+  live.Commit(err);
   if (hdr_log) {
     hdr_file->Commit();
     err << "storebench: wrote the HdrHistogram log to " << spec.hdr_log_file << "\n";

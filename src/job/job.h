@@ -36,6 +36,8 @@ struct JobSpec {
   std::vector<std::pair<std::string, std::string>> overrides;  // set in order, after the files
   std::string json_file;                                       // "" = exportfile, or none
   std::string hdr_log_file;                                    // "" = none
+  std::string timeseries_file;                                 // --timeseries; "" = none
+  std::string metrics_listen;                                  // --metrics-listen; "" = none
 };
 
 // Runs the job; returns its exit code: 0, 1 (a data integrity or workload

@@ -33,7 +33,8 @@ inline constexpr std::array<std::uint64_t, 19> kLiveLatencyBoundsNs = {
 
 // A latency distribution as the exposition needs it: cumulative counts at
 // each bound of kLiveLatencyBoundsNs (values at or below it, to the
-// histogram's 0.1% precision), the total count and the sum.
+// histogram's 0.1% precision: a value in the bound's own bucket counts as
+// under it), the total count and the sum.
 struct LiveLatency {
   std::array<std::uint64_t, kLiveLatencyBoundsNs.size()> at_or_below{};
   std::uint64_t count = 0;
@@ -47,8 +48,9 @@ struct LiveOp {
   std::string name;  // "READ", "UPDATE", ... (OpName)
   // Completed operations per result status (Status::Code order).
   std::array<std::uint64_t, Status::kNumCodes> by_status{};
-  // Latency of the successful operations: from the actual start (service)
-  // and, with a target rate, from the intended start.
+  // Latency of every completed operation (OK and failed, as in the status
+  // lines): from the actual start (service) and, with a target rate, from
+  // the intended start.
   LiveLatency service;
   LiveLatency intended;
   bool has_intended = false;
@@ -81,7 +83,7 @@ class LiveMetrics {
                   std::uint64_t operations_planned);
 
   // The collector's figures at the end of a series interval. `service` and
-  // `intended`: that interval's successful operations per type, each kind
+  // `intended`: that interval's completed operations per type, each kind
   // (entries may be null; `intended` null throughout without a target
   // rate). `by_status`: the phase's cumulative counts per type and status.
   void Publish(double elapsed_s, std::uint64_t operations, double interval_ops_per_s,
@@ -96,7 +98,7 @@ class LiveMetrics {
 
  private:
   mutable std::mutex mu_;
-  LiveSnapshot s_;                                  // guarded by mu_ (ops unused: see below)
+  LiveSnapshot s_;                                  // guarded by mu_ (its ops are built by Snapshot)
   std::array<LiveOp, kNumOpTypes> ops_;             // guarded by mu_
   std::array<bool, kNumOpTypes> seen_{};            // guarded by mu_
 };

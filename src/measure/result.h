@@ -31,7 +31,7 @@ struct IntervalPoint {
   double ops_per_s = 0;
   struct Op {
     std::string name;
-    std::uint64_t count = 0;
+    std::uint64_t count = 0;    // completed operations, OK and failed
     double mean_us = 0;
     double p50_us = 0;
     double p99_us = 0;
@@ -42,6 +42,7 @@ struct IntervalPoint {
     // percentiles are exact, and its HdrHistogram log can be written.
     std::vector<std::pair<std::uint32_t, std::uint64_t>> buckets;
     std::uint64_t min_ns = 0, max_ns = 0, sum_ns = 0;
+    std::uint64_t errors = 0;  // the failed among `count`
   };
   std::vector<Op> ops;
 };

@@ -34,6 +34,10 @@ struct OpStats {
   // This interval's OK operations, in the latency kind the series reports.
   Histogram interval;
   std::unique_ptr<Histogram> interval_failed;  // this interval's failures, same kind
+  // With both kinds published (ThreadStats::PublishBothKinds): this
+  // interval's operations in the other latency kind, OK and failed.
+  std::unique_ptr<Histogram> interval_other;
+  std::unique_ptr<Histogram> interval_failed_other;
   std::array<std::uint64_t, Status::kNumCodes> return_codes{};
 };
 
@@ -49,6 +53,29 @@ class ThreadStats {
 
   // Allocates the histograms of `op` up front (keeps Record allocation-free).
   void Prepare(OpType op) { Get(op); }
+
+  // With intended-start tracking, also hand off each interval's operations
+  // in the other latency kind (for live metrics that show both). Call
+  // before Prepare. Costs one histogram per operation type, no extra
+  // recording: the other kind goes to the interval, then to the total.
+  void PublishBothKinds() { both_kinds_ = track_intended_; }
+
+  // What the collector takes from a thread: every member accumulates over
+  // the threads taken into it (entries allocated as needed).
+  struct Taken {
+    // The series kind: every completed operation, OK and failed.
+    std::array<std::unique_ptr<Histogram>, kNumOpTypes> all;
+    // The failures among them.
+    std::array<std::uint64_t, kNumOpTypes> failed{};
+    // With PublishBothKinds: the same operations in the other kind.
+    std::array<std::unique_ptr<Histogram>, kNumOpTypes> other;
+    // Return codes of the phase so far, as of each thread's last hand-off:
+    // the sum over the threads taken of their cumulative counts (so clear
+    // it before each round of takes).
+    std::array<std::array<std::uint64_t, Status::kNumCodes>, kNumOpTypes> codes{};
+    // Clears the interval figures (all, failed, other), keeping allocations.
+    void ResetInterval();
+  };
 
   // Sets the time origin for intervals; discards everything recorded so far
   // (used after warm-up).
@@ -68,21 +95,15 @@ class ThreadStats {
       // added to its total at the hand-off.
       s.interval.Record(series);
       if (track_intended_) {
-        if (series_uses_intended_) {
-          s.service.Record(service);
+        const std::uint64_t other = series_uses_intended_ ? service : intended;
+        if (s.interval_other) [[unlikely]] {
+          s.interval_other->Record(other);
         } else {
-          s.intended.Record(intended);
+          (series_uses_intended_ ? s.service : s.intended).Record(other);
         }
       }
     } else {
-      if (!s.failed_service) [[unlikely]] {
-        s.failed_service = std::make_unique<Histogram>();
-        s.failed_intended = std::make_unique<Histogram>();
-        s.interval_failed = std::make_unique<Histogram>();
-      }
-      s.failed_service->Record(service);
-      s.failed_intended->Record(intended);
-      s.interval_failed->Record(series);
+      RecordFailure(s, service, intended, series, 1);
     }
   }
 
@@ -102,30 +123,24 @@ class ThreadStats {
     if (st.ok()) {
       s.interval.RecordN(series, n);
       if (track_intended_) {
-        if (series_uses_intended_) {
-          s.service.RecordN(service, n);
+        const std::uint64_t other = series_uses_intended_ ? service : intended;
+        if (s.interval_other) {
+          s.interval_other->RecordN(other, n);
         } else {
-          s.intended.RecordN(intended, n);
+          (series_uses_intended_ ? s.service : s.intended).RecordN(other, n);
         }
       }
     } else {
-      if (!s.failed_service) {
-        s.failed_service = std::make_unique<Histogram>();
-        s.failed_intended = std::make_unique<Histogram>();
-        s.interval_failed = std::make_unique<Histogram>();
-      }
-      s.failed_service->RecordN(service, n);
-      s.failed_intended->RecordN(intended, n);
-      s.interval_failed->RecordN(series, n);
+      RecordFailure(s, service, intended, series, n);
     }
   }
 
   // Called by the owner at the end: publishes what is left.
   void Finish(std::int64_t end_ns) { PublishInterval(end_ns, /*force=*/true); }
 
-  // Collector side: merges the published interval data into `into[op]`
-  // (allocating there as needed) and clears it. Thread-safe.
-  void TakeInterval(std::array<std::unique_ptr<Histogram>, kNumOpTypes>& into);
+  // Collector side: adds the published interval data into `into` and
+  // clears it here. Thread-safe.
+  void TakeInterval(Taken& into);
 
   // After the owning thread has finished: the totals.
   const OpStats* op(OpType t) const { return ops_[static_cast<int>(t)].get(); }
@@ -135,20 +150,31 @@ class ThreadStats {
  private:
   OpStats& Get(OpType op) {
     auto& p = ops_[static_cast<int>(op)];
-    if (!p) p = std::make_unique<OpStats>();
+    if (!p) {
+      p = std::make_unique<OpStats>();
+      if (both_kinds_) p->interval_other = std::make_unique<Histogram>();
+    }
     return *p;
   }
+  // The cold path of Record: failures' histograms are made at the first one.
+  void RecordFailure(OpStats& s, std::uint64_t service, std::uint64_t intended, std::uint64_t series,
+                     std::uint64_t n);
   void PublishInterval(std::int64_t now_ns, bool force = false);
 
   const std::int64_t interval_ns_;
   const bool series_uses_intended_;
   const bool track_intended_;
+  bool both_kinds_ = false;
   std::int64_t origin_ns_ = 0;
   std::int64_t next_boundary_ns_ = INT64_MAX;  // no publishing before StartMeasuring
   std::array<std::unique_ptr<OpStats>, kNumOpTypes> ops_;
 
   std::mutex mu_;
-  std::array<std::unique_ptr<Histogram>, kNumOpTypes> published_;  // guarded by mu_
+  // Guarded by mu_: what PublishInterval handed off (see Taken).
+  std::array<std::unique_ptr<Histogram>, kNumOpTypes> published_;
+  std::array<std::uint64_t, kNumOpTypes> published_failed_{};
+  std::array<std::unique_ptr<Histogram>, kNumOpTypes> published_other_;
+  std::array<std::array<std::uint64_t, Status::kNumCodes>, kNumOpTypes> published_codes_{};
 };
 
 }  // namespace storebench

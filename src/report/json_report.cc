@@ -115,6 +115,7 @@ Json PhaseJson(const PhaseResult& p) {
     for (const IntervalPoint::Op& o : pt.ops) {
       Json x = Json::object();
       x["count"] = o.count;
+      if (o.errors > 0) x["errors"] = o.errors;  // absent: none
       x["mean_us"] = Number(o.mean_us);
       x["p50_us"] = Number(o.p50_us);
       x["p99_us"] = Number(o.p99_us);
@@ -356,6 +357,7 @@ IntervalPoint ReadPoint(const Json& j, const std::string& path) {
     IntervalPoint::Op o;
     o.name = name;
     o.count = U64(Field(v, p, "count"), Child(p, "count"));
+    if (v.contains("errors")) o.errors = U64(v["errors"], Child(p, "errors"));
     o.mean_us = Double(Field(v, p, "mean_us"), Child(p, "mean_us"));
     o.p50_us = Double(Field(v, p, "p50_us"), Child(p, "p50_us"));
     o.p99_us = Double(Field(v, p, "p99_us"), Child(p, "p99_us"));

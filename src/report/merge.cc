@@ -120,6 +120,7 @@ std::vector<IntervalPoint> MergeSeries(const std::vector<const PhaseResult*>& ph
           m->op.min_ns = std::numeric_limits<std::uint64_t>::max();
         }
         m->op.count += o.count;
+        m->op.errors += o.errors;
         m->op.mean_us += o.mean_us * static_cast<double>(o.count);
         m->op.p50_us = std::max(m->op.p50_us, o.p50_us);
         m->op.p99_us = std::max(m->op.p99_us, o.p99_us);

@@ -1,5 +1,6 @@
 #include "report/text_report.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -170,6 +171,42 @@ std::string FormatStatusLine(std::chrono::system_clock::time_point now, double e
     s += ", 99.99=" + std::to_string(Us(h.ValueAtPercentile(99.99)));
     s += ']';
   }
+  return s;
+}
+
+namespace {
+// A latency in ns as people read it: "850 us", "1.23 ms", "2.50 s".
+std::string HumanLatency(std::uint64_t ns) {
+  char buf[32];
+  if (ns < 1'000'000) {
+    std::snprintf(buf, sizeof buf, "%llu us", static_cast<unsigned long long>(ns / 1000));
+  } else if (ns < 1'000'000'000) {
+    std::snprintf(buf, sizeof buf, "%.2f ms", static_cast<double>(ns) / 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2f s", static_cast<double>(ns) / 1e9);
+  }
+  return buf;
+}
+}  // namespace
+
+std::string FormatProgressLine(std::string_view phase, double elapsed_s, std::uint64_t done,
+                               std::uint64_t planned, double last_ops_per_s, const Histogram& last_latency,
+                               std::uint64_t errors) {
+  std::string s(phase);
+  s += ": " + std::to_string(done);
+  if (planned > 0) {
+    const double share = static_cast<double>(done) / static_cast<double>(planned);
+    s += "/" + std::to_string(planned) + " ops (" + std::to_string(static_cast<int>(100.0 * share)) + "%)";
+    if (done > 0 && elapsed_s > 0 && done < planned) {
+      const double eta_s = elapsed_s * static_cast<double>(planned - done) / static_cast<double>(done);
+      s += ", ETA " + FormatRemaining(static_cast<std::int64_t>(std::ceil(eta_s)));
+    }
+  } else {
+    s += " ops";
+  }
+  s += " | now " + std::to_string(static_cast<std::uint64_t>(std::max(0.0, last_ops_per_s))) + " ops/s";
+  if (last_latency.count() > 0) s += ", p99 " + HumanLatency(last_latency.ValueAtPercentile(99));
+  s += " | " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
   return s;
 }
 

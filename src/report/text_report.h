@@ -96,4 +96,13 @@ std::string FormatStatusLine(std::chrono::system_clock::time_point now, double e
                              std::optional<std::int64_t> remaining_s, const std::vector<StatusOp>& ops,
                              StatusClock clock = StatusClock::kLocal);
 
+// The progress line shown on a terminal (rewritten in place, without the
+// "\r"): "run: 120000/400000 ops (30%), ETA 7 seconds | now 41234 ops/s,
+// p99 1.23 ms | 0 errors" ("now": the last series interval). planned 0 (a time-bounded run) leaves out the
+// total, share and ETA; the ETA comes from the phase's average rate.
+// `last_latency`: the last series interval's operations (empty: no p99).
+std::string FormatProgressLine(std::string_view phase, double elapsed_s, std::uint64_t done,
+                               std::uint64_t planned, double last_ops_per_s, const Histogram& last_latency,
+                               std::uint64_t errors);
+
 }  // namespace storebench

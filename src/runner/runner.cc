@@ -62,8 +62,8 @@ bool CountsAsOperations(OpType t, bool loading) {
 }
 
 IntervalPoint MakePoint(double t_s, double interval_s,
-                        const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& h, bool keep_buckets,
-                        bool loading) {
+                        const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& h,
+                        const std::array<std::uint64_t, kNumOpTypes>& failed, bool keep_buckets, bool loading) {
   IntervalPoint p;
   p.t_s = t_s;
   for (int i = 0; i < kNumOpTypes; ++i) {
@@ -71,6 +71,7 @@ IntervalPoint MakePoint(double t_s, double interval_s,
     IntervalPoint::Op op;
     op.name = std::string(OpName(static_cast<OpType>(i)));
     op.count = h[i]->count();
+    op.errors = failed[i];
     op.mean_us = h[i]->mean() / 1e3;
     op.p50_us = static_cast<double>(h[i]->ValueAtPercentile(50)) / 1e3;
     op.p99_us = static_cast<double>(h[i]->ValueAtPercentile(99)) / 1e3;
@@ -144,6 +145,7 @@ PhaseResult Runner::RunPhase() {
   for (int i = 0; i < n; ++i) {
     auto c = std::make_unique<Client>();
     c->stats = std::make_unique<ThreadStats>(interval_ns, series_intended, opts_.target_ops_per_s > 0);
+    if (opts_.live != nullptr) c->stats->PublishBothKinds();
     for (OpType t : op_types) c->stats->Prepare(t);
     if (caps.buffers_writes) c->stats->Prepare(OpType::kCleanup);
     const std::uint64_t thread_ops = Share(opts_.operation_count, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(i));
@@ -297,7 +299,11 @@ PhaseResult Runner::RunPhase() {
   constexpr std::int64_t kGraceNs = 50'000'000;
   const std::int64_t status_ns = std::max<std::int64_t>(interval_ns, SecondsToNs(opts_.status_interval_s));
   const std::int64_t max_ns = opts_.max_execution_s > 0 ? SecondsToNs(opts_.max_execution_s) : 0;
-  std::array<std::unique_ptr<Histogram>, kNumOpTypes> interval_acc, status_acc;
+  ThreadStats::Taken taken;
+  std::array<std::unique_ptr<Histogram>, kNumOpTypes> status_acc;
+  std::array<std::uint64_t, kNumOpTypes> status_failed{};
+  Histogram progress_latency;  // the last interval's operations, all types
+  double progress_ops_per_s = 0;
   std::int64_t next_point = start + interval_ns;
   std::int64_t next_status = start + status_ns;
   std::int64_t last_status_t = start;
@@ -308,34 +314,75 @@ PhaseResult Runner::RunPhase() {
     for (auto& c : clients) s += c->ops_done.load(std::memory_order_relaxed);
     return s;
   };
+  auto total_failed = [&] {
+    std::uint64_t s = 0;
+    for (auto& c : clients) s += c->failures.load(std::memory_order_relaxed);
+    return s;
+  };
+  if (opts_.live != nullptr) opts_.live->BeginPhase(r.phase, n, opts_.target_ops_per_s, total_planned);
   auto collect = [&](std::int64_t point_end, bool final_point) {
-    for (auto& c : clients) c->stats->TakeInterval(interval_acc);
+    for (auto& c : taken.codes) c.fill(0);
+    for (auto& c : clients) c->stats->TakeInterval(taken);
+    auto& interval_acc = taken.all;
     // The final (partial) interval starts where the last full one ended.
     const std::int64_t point_start = std::clamp(final_point ? next_point - interval_ns : point_end - interval_ns,
                                                 start, std::max(start, point_end));
     const double len_s = final_point ? static_cast<double>(point_end - point_start) / 1e9
                                      : static_cast<double>(interval_ns) / 1e9;
-    IntervalPoint p = MakePoint(static_cast<double>(point_end - start) / 1e9, len_s, interval_acc,
+    IntervalPoint p = MakePoint(static_cast<double>(point_end - start) / 1e9, len_s, interval_acc, taken.failed,
                                 opts_.series_histograms, opts_.loading);
     if (opts_.on_interval) {
       opts_.on_interval(start_unix_s + static_cast<double>(point_start - start) / 1e9,
                         start_unix_s + static_cast<double>(point_end - start) / 1e9, interval_acc);
     }
+    if (opts_.live != nullptr) {
+      const bool tracked = opts_.target_ops_per_s > 0;
+      const auto& service = series_intended ? taken.other : taken.all;
+      const auto* intended = !tracked ? nullptr : series_intended ? &taken.all : &taken.other;
+      opts_.live->Publish(static_cast<double>(point_end - start) / 1e9, total_done(), p.ops_per_s, service, intended,
+                          taken.codes);
+    }
+    if (opts_.progress) {
+      progress_latency.Reset();
+      for (int i = 0; i < kNumOpTypes; ++i) {
+        if (interval_acc[i] && CountsAsOperations(static_cast<OpType>(i), opts_.loading)) {
+          progress_latency.Merge(*interval_acc[i]);
+        }
+      }
+      progress_ops_per_s = p.ops_per_s;
+    }
     if (!final_point || p.operations > 0) r.series.push_back(std::move(p));
     for (int i = 0; i < kNumOpTypes; ++i) {
+      status_failed[i] += taken.failed[i];
       if (!interval_acc[i]) continue;
       if (!status_acc[i]) status_acc[i] = std::make_unique<Histogram>();
       status_acc[i]->Merge(*interval_acc[i]);
-      interval_acc[i]->Reset();
     }
+    taken.ResetInterval();
   };
-  // One status line (of the whole job with a combiner); returns whether
-  // every process has finished its phase (this one alone without).
   StatusCombiner* const combiner = opts_.status ? opts_.status_combiner : nullptr;
+  // Progress: one line that rewrites itself; a status line is printed above it.
+  bool progress_shown = false;
+  auto print_progress = [&](std::int64_t now) {
+    if (!opts_.progress || status_out_ == nullptr) return;
+    progress_shown = true;
+    *status_out_ << "\r\033[K" << FormatProgressLine(r.phase, static_cast<double>(now - start) / 1e9, total_done(),
+                                                    total_planned, progress_ops_per_s, progress_latency,
+                                                    total_failed())
+                 << std::flush;
+  };
+  // One status line (of the whole job with a combiner), and the time
+  // series' rows; returns whether every process has finished its phase
+  // (this one alone without).
   auto print_status = [&](std::int64_t now, bool finished) {
     std::uint64_t done = total_done();
     std::uint64_t planned = total_planned;
     bool print = true, all_finished = finished;
+    if (opts_.on_status) {
+      opts_.on_status(start_unix_s + static_cast<double>(last_status_t - start) / 1e9,
+                      start_unix_s + static_cast<double>(now - start) / 1e9, static_cast<double>(now - start) / 1e9,
+                      status_acc, status_failed);
+    }
     if (combiner != nullptr) {
       StatusCombiner::Figures f{done, planned, finished, &status_acc};
       print = combiner->Combine(f);
@@ -360,32 +407,18 @@ PhaseResult Runner::RunPhase() {
           ops.push_back(StatusOp{OpName(static_cast<OpType>(i)), status_acc[i].get()});
         }
       }
+      if (progress_shown) *status_out_ << "\r\033[K";
       *status_out_ << FormatStatusLine(std::chrono::system_clock::now(), elapsed_s, done, cur, remaining, ops)
                    << std::endl;
+      if (progress_shown && !finished) print_progress(now);
     }
     for (auto& h : status_acc) {
       if (h) h->Reset();
     }
+    status_failed.fill(0);
     last_status_t = now;
     last_status_ops = done;
     return all_finished;
-  };
-  auto print_progress = [&](std::int64_t now) {
-    if (!opts_.progress || status_out_ == nullptr || opts_.status) return;
-    const std::uint64_t done = total_done();
-    const double elapsed_s = static_cast<double>(now - start) / 1e9;
-    const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0;
-    *status_out_ << "\r" << r.phase << ": " << done;
-    if (total_planned > 0) {
-      const double pct = 100.0 * static_cast<double>(done) / static_cast<double>(total_planned);
-      *status_out_ << "/" << total_planned << " (" << static_cast<int>(pct) << "%)";
-    }
-    *status_out_ << ", " << static_cast<std::uint64_t>(rate) << " ops/s";
-    if (total_planned > 0 && rate > 0) {
-      const double eta = static_cast<double>(total_planned - std::min(done, total_planned)) / rate;
-      *status_out_ << ", ETA " << static_cast<std::uint64_t>(std::ceil(eta)) << " s";
-    }
-    *status_out_ << "   " << std::flush;
   };
 
   std::string stop_reason = opts_.loading || opts_.operation_count > 0 ? "operationcount" : "";
@@ -435,7 +468,13 @@ PhaseResult Runner::RunPhase() {
     next_point += interval_ns;
   }
   collect(end, true);
-  if (opts_.status) {
+  if (opts_.progress && status_out_ != nullptr) {
+    // The last progress line stays, above the last status line.
+    print_progress(end);
+    *status_out_ << "\n";
+    progress_shown = false;
+  }
+  if (opts_.status || opts_.on_status) {
     // With a combiner, keep taking part in the job's lines until every
     // process has finished (their calls must pair up with ours).
     // Each call waits for the others' next line, so half an interval of
@@ -446,10 +485,7 @@ PhaseResult Runner::RunPhase() {
       all_finished = print_status(std::max(end, clock_.NowNs()), true);
     }
   }
-  if (opts_.progress && !opts_.status && status_out_ != nullptr) {
-    print_progress(end);
-    *status_out_ << "\n";
-  }
+  if (opts_.live != nullptr) opts_.live->EndPhase();
 
   r.runtime_ms = (end - start) / 1'000'000;
   r.operations = total_done();

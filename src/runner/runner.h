@@ -28,6 +28,7 @@
 
 #include "db/binding.h"
 #include "measure/histogram.h"
+#include "measure/live_metrics.h"
 #include "measure/op_type.h"
 #include "measure/result.h"
 #include "measure/clock.h"
@@ -76,7 +77,10 @@ struct RunnerOptions {
   bool status = false;                  // -s: status lines on status_out
   double status_interval_s = 10;
   StatusCombiner* status_combiner = nullptr;  // with status: the job's lines, not this process's (MPI)
-  bool progress = false;                // one-line progress with ETA (a terminal, load)
+  // One progress line that rewrites itself (a terminal): phase, done/total
+  // with ETA, the last interval's ops/s and p99, errors. Status lines, when
+  // on, are printed above it.
+  bool progress = false;
   std::string measurement_interval = "op";  // op | intended | both
   std::vector<double> percentiles = {50, 95, 99};
   double series_interval_s = 1;
@@ -92,6 +96,17 @@ struct RunnerOptions {
   std::function<void(double start_unix_s, double end_unix_s,
                      const std::array<std::unique_ptr<Histogram>, kNumOpTypes>&)>
       on_interval;
+  // If set, called on the collector thread once per status interval (also
+  // the last, partial one), whether or not status lines are printed, with
+  // that interval's histograms (as on_interval) and its failures per type.
+  // elapsed_s: seconds since the phase's measured start, at the end.
+  std::function<void(double start_unix_s, double end_unix_s, double elapsed_s,
+                     const std::array<std::unique_ptr<Histogram>, kNumOpTypes>&,
+                     const std::array<std::uint64_t, kNumOpTypes>& failed)>
+      on_status;
+  // If set, the collector publishes the phase's figures there once per
+  // series interval (BeginPhase/EndPhase around the phase). Not owned.
+  LiveMetrics* live = nullptr;
 };
 
 // Process-wide stop request, set from a signal handler (async-signal-safe).

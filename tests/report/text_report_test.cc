@@ -310,5 +310,25 @@ TEST(StatusLine, BeforeTheEpochAndLocalTime) {
   EXPECT_EQ(local, "2026-12-02 21:30:10:123 1 sec: 1 operations; 1 current ops/sec;");
 }
 
+TEST(ProgressLine, PlannedRunWithLatencyAndErrors) {
+  Histogram h;
+  for (int i = 0; i < 100; ++i) h.Record(i < 98 ? 500'000 : 1'230'000);  // p99 = 1.23 ms
+  // 120000 of 400000 done in 3 s: 280000 more at 40000/s = 7 s.
+  EXPECT_EQ(FormatProgressLine("run", 3.0, 120000, 400000, 41234.9, h, 2),
+            "run: 120000/400000 ops (30%), ETA 7 seconds | now 41234 ops/s, p99 1.23 ms | 2 errors");
+}
+
+TEST(ProgressLine, TimeBoundedRunNoLatencyOneError) {
+  Histogram empty;
+  EXPECT_EQ(FormatProgressLine("load", 0.5, 10, 0, 0, empty, 1), "load: 10 ops | now 0 ops/s | 1 error");
+  Histogram slow;
+  slow.Record(2'500'000'000);
+  EXPECT_EQ(FormatProgressLine("run", 1, 5, 5, 5, slow, 0), "run: 5/5 ops (100%) | now 5 ops/s, p99 2.50 s | 0 errors");
+  Histogram fast;
+  fast.Record(850'000);
+  EXPECT_EQ(FormatProgressLine("run", 1, 5, 10, 5, fast, 0),
+            "run: 5/10 ops (50%), ETA 1 second | now 5 ops/s, p99 850 us | 0 errors");
+}
+
 }  // namespace
 }  // namespace storebench
