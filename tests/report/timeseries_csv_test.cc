@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
 #include "test_util.h"
 
 namespace storebench {
@@ -38,12 +37,7 @@ std::vector<TimeseriesRow> Read(const std::string& text, const std::string& name
 
 // The message of the ConfigError that reading `text` as "ts.csv" throws.
 std::string ErrorOf(const std::string& text) {
-  try {
-    Read(text);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test_util::ConfigErrorOf([&] { Read(text); });
 }
 
 TEST(TimeseriesCsvTest, WriterExactText) {
@@ -136,12 +130,8 @@ TEST(TimeseriesCsvTest, InputsRecognisedByHeaderOrExtension) {
   EXPECT_EQ(f.name, "series.txt");
   EXPECT_EQ(f.path, good_txt);
   EXPECT_EQ(f.rows.size(), 3u);
-  try {
-    ReadTimeseriesFile(bad_csv);
-    ADD_FAILURE() << "no error for " << bad_csv;
-  } catch (const ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(bad_csv + ":1: not a storebench time series", 0), 0u) << e.what();
-  }
+  const std::string error = test_util::ConfigErrorOf([&] { ReadTimeseriesFile(bad_csv); });
+  EXPECT_EQ(error.rfind(bad_csv + ":1: not a storebench time series", 0), 0u) << error;
 }
 
 }  // namespace
