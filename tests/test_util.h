@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
 #include "core/properties.h"
 #include "db/binding.h"
 #include "db/registry.h"
@@ -61,6 +62,17 @@ inline std::string Slurp(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+// The message of the ConfigError that `f()` throws; "(no error)" when it throws none.
+template <class F>
+std::string ConfigErrorOf(F&& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 // What a finished process left: its exit code (128 + the signal when a

@@ -23,7 +23,7 @@ Usage:
                                        (--dry-run: check the plan and print the commands it would run)
   storebench report RESULTS... -o report.html
                                        one self-contained HTML report (tables, SVG charts) of JSON
-                                       results and/or plan result directories
+                                       results, plan result directories and/or time series CSVs
   storebench compare RESULTS... [--by threads|target|PROPERTY] [--metric throughput|p99|avg]
                     [--format text|markdown|csv]   a table: rows = run labels, columns = the axis
   storebench --help | --version

@@ -16,6 +16,7 @@
 #include "report/compare.h"
 #include "report/svg_chart.h"
 #include "report/text_report.h"
+#include "report/timeseries_csv.h"
 
 namespace storebench {
 namespace {
@@ -159,9 +160,84 @@ std::size_t DistinctAxisValues(const Context& ctx, const std::string& by) {
   return values.size();
 }
 
+// The sections of the runs: summary tables, latency table, charts, properties.
+std::string RunSections(const std::vector<LoadedRun>& runs, const std::vector<LoadedRun>& loads, const std::vector<ChartSpec>& charts) {
+  std::string o;
+  o += "<h2>Runs</h2>\n" + SummaryTable(runs, "summary");
+  if (!loads.empty()) {
+    o += "<h2>Load steps</h2>\n<p>Each loads the store that the runs after it share (storebench plan).</p>\n" +
+         SummaryTable(loads, "loads");
+  }
+  o += "<h2>Latency by operation</h2>\n" + OpsTable(runs);
+  o += "<h2>Charts</h2>\n<p>Hover a point for its values. Dashed: a failed or interrupted run.</p>\n";
+  for (const ChartSpec& c : charts) o += SvgChart(c);
+  o += "<h2>Properties</h2>\n";
+  for (const LoadedRun& r : runs) {
+    o += "<details><summary>" + HtmlEscape(r.label) + "</summary><pre>";
+    if (r.report) {
+      for (const auto& [k, v] : r.report->properties) o += HtmlEscape(k) + "=" + HtmlEscape(v) + "\n";
+    }
+    o += "</pre></details>\n";
+  }
+  return o;
+}
+
+// A time series file's section: a table per phase and operation, throughput
+// and p99 (p99.9 dashed) over elapsed time, one series per phase x operation.
+std::string TimeseriesSection(const TimeseriesFile& ts, std::size_t index) {
+  const std::string id = "ts" + std::to_string(index + 1);
+  std::string o = "<h2 id=\"" + id + "\">Time series: " + HtmlEscape(ts.name) + "</h2>\n";
+  if (ts.rows.empty()) return o + "<p>No intervals in " + HtmlEscape(ts.path) + ".</p>\n";
+  struct Group {
+    std::string phase, op;
+    std::size_t intervals = 0;
+    std::uint64_t operations = 0, errors = 0;
+    double peak_ops_per_s = 0, peak_p99_us = 0;
+    ChartSeries ops, p99, p999;
+  };
+  std::vector<Group> groups;  // phase x op, in order of first appearance
+  for (const TimeseriesRow& r : ts.rows) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.phase == r.phase && x.op == r.op; });
+    if (g == groups.end()) {
+      Group n;
+      n.phase = r.phase;
+      n.op = r.op;
+      n.ops.name = r.phase + " " + r.op;
+      n.p99.name = n.ops.name + " p99";
+      n.p999.name = n.ops.name + " p99.9";
+      n.p999.companion = true;
+      groups.push_back(std::move(n));
+      g = groups.end() - 1;
+    }
+    ++g->intervals;
+    g->operations += r.operations;
+    g->errors += r.errors;
+    if (std::isfinite(r.ops_per_s)) g->peak_ops_per_s = std::max(g->peak_ops_per_s, r.ops_per_s);
+    if (std::isfinite(r.p99_us)) g->peak_p99_us = std::max(g->peak_p99_us, r.p99_us);
+    g->ops.points.emplace_back(r.elapsed_s, r.ops_per_s);
+    g->p99.points.emplace_back(r.elapsed_s, r.p99_us);
+    g->p999.points.emplace_back(r.elapsed_s, r.p999_us);
+  }
+  o += "<p>" + std::to_string(ts.rows.size()) + " row(s) of " + HtmlEscape(ts.path) +
+       ": one per status interval and operation type; time is seconds since the phase's measured start.</p>\n";
+  o += "<table id=\"" + id + "-summary\"><tr><th class=\"l\">phase</th><th class=\"l\">operation</th><th>intervals</th>"
+       "<th>operations</th><th>errors</th><th>peak ops/s</th><th>peak p99 (us)</th></tr>\n";
+  ChartSpec thr{id + "-throughput", "Throughput over time: " + ts.name, "elapsed (s)", "ops/s", XAxis::kLinear, {}, false};
+  ChartSpec lat{id + "-p99", "p99 latency over time (dashed: p99.9): " + ts.name, "elapsed (s)", "latency (us)", XAxis::kLinear, {}, true};
+  for (Group& g : groups) {
+    o += "<tr><td class=\"l\">" + HtmlEscape(g.phase) + "</td><td class=\"l\">" + HtmlEscape(g.op) + "</td><td>" +
+         std::to_string(g.intervals) + "</td><td>" + std::to_string(g.operations) + "</td><td>" + std::to_string(g.errors) +
+         "</td><td>" + Fixed(g.peak_ops_per_s, 1) + "</td><td>" + Fixed(g.peak_p99_us, 1) + "</td></tr>\n";
+    thr.series.push_back(std::move(g.ops));
+    lat.series.push_back(std::move(g.p99));
+    lat.series.push_back(std::move(g.p999));
+  }
+  return o + "</table>\n" + SvgChart(thr) + SvgChart(lat);
+}
+
 }  // namespace
 
-std::string HtmlReport(const std::vector<LoadedRun>& all) {
+std::string HtmlReport(const std::vector<LoadedRun>& all, const std::vector<TimeseriesFile>& timeseries) {
   std::vector<LoadedRun> runs, loads;
   for (const LoadedRun& r : all) (r.is_load ? loads : runs).push_back(r);
   Context ctx;
@@ -231,25 +307,16 @@ std::string HtmlReport(const std::vector<LoadedRun>& all) {
   std::string o = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>storebench report</title>\n<style>";
   o += kStyle;
   o += "</style></head><body>\n<h1>storebench report</h1>\n";
-  o += "<p>" + std::to_string(runs.size()) + " run(s)" + (failed ? ", " + std::to_string(failed) + " failed or interrupted (marked)" : "") +
-       ". Figures are of each run's measured phase; latencies are from the intended start when the run measured it "
-       "(target set, measurement.interval intended or both), else service time. <span id=\"drawn\"></span></p>\n";
-  o += "<h2>Runs</h2>\n" + SummaryTable(runs, "summary");
-  if (!loads.empty()) {
-    o += "<h2>Load steps</h2>\n<p>Each loads the store that the runs after it share (storebench plan).</p>\n" +
-         SummaryTable(loads, "loads");
+  o += "<p>";
+  if (!all.empty()) {
+    o += std::to_string(runs.size()) + " run(s)" + (failed ? ", " + std::to_string(failed) + " failed or interrupted (marked)" : "") +
+         ". Figures are of each run's measured phase; latencies are from the intended start when the run measured it "
+         "(target set, measurement.interval intended or both), else service time. ";
   }
-  o += "<h2>Latency by operation</h2>\n" + OpsTable(runs);
-  o += "<h2>Charts</h2>\n<p>Hover a point for its values. Dashed: a failed or interrupted run.</p>\n";
-  for (const ChartSpec& c : charts) o += SvgChart(c);
-  o += "<h2>Properties</h2>\n";
-  for (const LoadedRun& r : runs) {
-    o += "<details><summary>" + HtmlEscape(r.label) + "</summary><pre>";
-    if (r.report) {
-      for (const auto& [k, v] : r.report->properties) o += HtmlEscape(k) + "=" + HtmlEscape(v) + "\n";
-    }
-    o += "</pre></details>\n";
-  }
+  if (!timeseries.empty()) o += std::to_string(timeseries.size()) + " time series file(s) (--timeseries), each in a section of its own. ";
+  o += "<span id=\"drawn\"></span></p>\n";
+  if (!all.empty()) o += RunSections(runs, loads, charts);
+  for (std::size_t i = 0; i < timeseries.size(); ++i) o += TimeseriesSection(timeseries[i], i);
   o += "<script>\n(function(){var n=document.querySelectorAll('svg path.series').length,"
        "c=document.querySelectorAll('svg.chart').length;"
        "document.getElementById('drawn').textContent=n+' series drawn in '+c+' charts.';})();\n</script>\n";
@@ -261,11 +328,25 @@ int RunReportCommand(const std::vector<std::string>& inputs, const std::string& 
   if (inputs.empty()) throw ConfigError("report: no results given: storebench report RESULTS... -o report.html");
   if (output.empty()) throw ConfigError("report: no output file: storebench report RESULTS... -o report.html");
   CheckOutputPath(output, "the report");
-  const std::vector<LoadedRun> runs = LoadResults(inputs);
-  WriteOutputFile(output, HtmlReport(runs), "the report");
-  const auto loads = std::count_if(runs.begin(), runs.end(), [](const LoadedRun& r) { return r.is_load; });
-  err << "storebench: wrote the report of " << runs.size() - static_cast<std::size_t>(loads) << " run(s)"
-      << (loads > 0 ? " and " + std::to_string(loads) + " load step(s)" : std::string()) << " to " << output << "\n";
+  std::vector<std::string> results;
+  std::vector<TimeseriesFile> timeseries;
+  for (const std::string& p : inputs) {
+    if (IsTimeseriesInput(p)) {
+      timeseries.push_back(ReadTimeseriesFile(p));
+    } else {
+      results.push_back(p);
+    }
+  }
+  const std::vector<LoadedRun> runs = results.empty() ? std::vector<LoadedRun>{} : LoadResults(results);
+  WriteOutputFile(output, HtmlReport(runs, timeseries), "the report");
+  const auto loads = static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), [](const LoadedRun& r) { return r.is_load; }));
+  std::vector<std::string> parts;
+  if (!results.empty()) parts.push_back(std::to_string(runs.size() - loads) + " run(s)");
+  if (loads > 0) parts.push_back(std::to_string(loads) + " load step(s)");
+  if (!timeseries.empty()) parts.push_back(std::to_string(timeseries.size()) + " time series");
+  err << "storebench: wrote the report of " << parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) err << " and " << parts[i];
+  err << " to " << output << "\n";
   return 0;
 }
 

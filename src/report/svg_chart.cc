@@ -148,9 +148,14 @@ std::string SvgChart(const ChartSpec& c) {
   o += "</g>\n";
   o += "<text class=\"xl\" x=\"" + Num(kLeft + pw / 2) + "\" y=\"" + Num(kHeight - 8) + "\">" + HtmlEscape(c.x_label) + "</text>";
   o += "<text class=\"yl\" transform=\"translate(14 " + Num(kTop + ph / 2) + ") rotate(-90)\">" + HtmlEscape(c.y_label) + "</text>\n";
+  // A series' colour: the next of the palette, or its predecessor's for a companion.
+  std::vector<const char*> colors;
+  for (std::size_t i = 0, next = 0; i < c.series.size(); ++i) {
+    colors.push_back(c.series[i].companion && i > 0 ? colors.back() : kColors[next++ % kNumColors]);
+  }
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const ChartSeries& s = c.series[i];
-    const char* color = kColors[i % kNumColors];
+    const char* color = colors[i];
     std::string d;
     std::string dots;
     for (const auto& [x, y] : s.points) {
@@ -160,13 +165,14 @@ std::string SvgChart(const ChartSpec& c) {
               HtmlEscape(c.x_label) + " " + Short(x) + ", " + HtmlEscape(c.y_label) + " " + Short(y) + "</title></circle>";
     }
     o += "<g class=\"s\" fill=\"" + std::string(color) + "\">";
-    o += "<path class=\"series\" d=\"" + d + "\" stroke=\"" + color + "\"" + (s.marked ? " stroke-dasharray=\"6 4\"" : "") + "/>";
+    o += "<path class=\"series\" d=\"" + d + "\" stroke=\"" + color + "\"" + (s.marked ? " stroke-dasharray=\"6 4\"" : s.companion ? " stroke-dasharray=\"2 3\"" : "") + "/>";
     o += dots + "</g>\n";
   }
   o += "</svg>\n<ul class=\"legend\">";
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const ChartSeries& s = c.series[i];
-    o += "<li><span class=\"key\" style=\"background:" + std::string(kColors[i % kNumColors]) + "\"></span>" + HtmlEscape(s.name) +
+    o += "<li><span class=\"key\" style=\"background:" + std::string(colors[i]) + (s.companion ? ";opacity:.5" : "") + "\"></span>" +
+         HtmlEscape(s.name) +
          (s.note.empty() ? "" : " <em>(" + HtmlEscape(s.note) + ")</em>") + "</li>";
   }
   o += "</ul>\n</figure>\n";

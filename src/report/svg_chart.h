@@ -21,6 +21,7 @@ struct ChartSeries {
   std::vector<std::pair<double, double>> points;  // (x, y), drawn in this order; non-finite points skipped
   bool marked = false;                            // a failed or interrupted run: dashed, "(interrupted)" in legend
   std::string note;                               // appended to the legend name, e.g. "interrupted"
+  bool companion = false;                         // dashed, in the colour of the series before it (p99.9 beside p99)
 };
 
 enum class XAxis {
