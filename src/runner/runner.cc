@@ -308,6 +308,9 @@ PhaseResult Runner::RunPhase() {
   std::int64_t next_status = start + status_ns;
   std::int64_t last_status_t = start;
   std::uint64_t last_status_ops = 0;
+  // The time series' rows cover what was collected: from the end of the
+  // previous row to the end of the last collected point.
+  std::int64_t row_start = start, collected_until = start;
   const std::uint64_t total_planned = opts_.operation_count;
   auto total_done = [&] {
     std::uint64_t s = 0;
@@ -351,6 +354,7 @@ PhaseResult Runner::RunPhase() {
       }
       progress_ops_per_s = p.ops_per_s;
     }
+    collected_until = std::max(collected_until, point_end);
     if (!final_point || p.operations > 0) r.series.push_back(std::move(p));
     for (int i = 0; i < kNumOpTypes; ++i) {
       status_failed[i] += taken.failed[i];
@@ -379,9 +383,10 @@ PhaseResult Runner::RunPhase() {
     std::uint64_t planned = total_planned;
     bool print = true, all_finished = finished;
     if (opts_.on_status) {
-      opts_.on_status(start_unix_s + static_cast<double>(last_status_t - start) / 1e9,
-                      start_unix_s + static_cast<double>(now - start) / 1e9, static_cast<double>(now - start) / 1e9,
-                      status_acc, status_failed);
+      opts_.on_status(start_unix_s + static_cast<double>(row_start - start) / 1e9,
+                      start_unix_s + static_cast<double>(collected_until - start) / 1e9,
+                      static_cast<double>(collected_until - start) / 1e9, status_acc, status_failed);
+      row_start = collected_until;
     }
     if (combiner != nullptr) {
       StatusCombiner::Figures f{done, planned, finished, &status_acc};

@@ -17,6 +17,7 @@
 #include "job/mpi_job.h"
 #include "report/json_report.h"
 #include "hdr_log_decode.h"
+#include "report/timeseries_csv.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;
@@ -276,6 +277,30 @@ TEST_F(MpiTest, HdrLogIsTheWholeJobs) {
   for (const auto& [i, n] : logged["READ"]) reads += n;
   EXPECT_GT(reads, 5000u);  // both ranks' reads (the job's 20000 operations are about half reads)
   EXPECT_GT(lines["READ"], 2) << "expected several 20 ms intervals";
+}
+
+// --timeseries under MPI: rank 0 alone writes the job's rows, from the
+// merged series, so each phase and type's rows add up to the merged result.
+TEST_F(MpiTest, TimeseriesIsTheWholeJobs) {
+  const Exec r = Mpirun(2, {"bench", "memory", "-P", Workload("workloada"), "-p", "recordcount=2000", "-p",
+                            "operationcount=20000", "-target", "40000", "-p", "timeseries.granularity=50", "-p",
+                            "status.interval=0.1", "--timeseries", "ts.csv", "--json", "r.json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(dir_ / "ts.csv");
+  const std::vector<TimeseriesRow> rows = ReadTimeseriesCsv(in, "ts.csv");
+  std::map<std::string, std::uint64_t> from_rows, from_result;
+  for (const TimeseriesRow& row : rows) from_rows[row.phase + "/" + row.op] += row.operations;
+  for (const PhaseResult& ph : ReadResult("r.json").phases) {
+    for (const OpResult& op : ph.ops) {
+      std::string name = op.name;
+      if (name.size() > 7 && name.compare(name.size() - 7, 7, "-FAILED") == 0) name.resize(name.size() - 7);
+      from_result[ph.phase + "/" + name] += op.service.count();
+    }
+  }
+  std::erase_if(from_result, [](const auto& kv) { return kv.second == 0; });
+  EXPECT_EQ(from_rows, from_result);
+  EXPECT_EQ(from_rows["load/INSERT"], 2000u);
+  EXPECT_GT(rows.size(), 8u) << "expected several 0.1 s rows per type";
 }
 
 TEST_F(MpiTest, AnErrorOnOneRankStopsEveryRankWithExit2) {
