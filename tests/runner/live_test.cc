@@ -11,6 +11,7 @@
 #include "measure/live_metrics.h"
 #include "runner/runner.h"
 #include "test_util.h"
+#include "runner/test_store.h"
 #include "workload/core_workload.h"
 
 namespace storebench {
@@ -18,55 +19,9 @@ namespace {
 
 using test_util::FindOp;
 
-// Every `every`-th operation of the store fails (NOT_FOUND on reads, ERROR
-// on updates); each takes service_ns of the fake clock, op `stall_at` takes
-// stall_ns.
-class FlakyStore final : public Store {
- public:
-  FlakyStore(Clock* clock, int every, std::int64_t service_ns = 0, std::int64_t stall_at = -1,
-             std::int64_t stall_ns = 0)
-      : clock_(dynamic_cast<FakeClock*>(clock)), every_(every), service_ns_(service_ns), stall_at_(stall_at),
-        stall_ns_(stall_ns) {}
-  class S final : public Session {
-   public:
-    explicit S(FlakyStore& s) : s_(s) {}
-    Status Op(Status failure) {
-      const std::int64_t n = s_.ops_.fetch_add(1);
-      if (s_.clock_ != nullptr) s_.clock_->Advance(n == s_.stall_at_ ? s_.stall_ns_ : s_.service_ns_);
-      return (n + 1) % s_.every_ == 0 ? failure : Status::Ok();
-    }
-    Status Read(std::string_view, std::string_view, const FieldSelector&, RecordSet* out) override {
-      out->Clear();
-      return Op(Status(Status::kNotFound));
-    }
-    Status Scan(std::string_view, std::string_view, std::uint64_t, const FieldSelector&, RecordSet*) override {
-      return Op(Status::Error());
-    }
-    Status Update(std::string_view, std::string_view, std::span<const Field>) override { return Op(Status::Error()); }
-    Status Insert(std::string_view, std::string_view, std::span<const Field>) override { return Op(Status::Error()); }
-    Status Delete(std::string_view, std::string_view) override { return Op(Status::Error()); }
+using test_util::ScriptedStore;
 
-   private:
-    FlakyStore& s_;
-  };
-  std::unique_ptr<Session> NewSession(int) override { return std::make_unique<S>(*this); }
-
- private:
-  FakeClock* clock_;
-  int every_;
-  std::int64_t service_ns_, stall_at_, stall_ns_;
-  std::atomic<std::int64_t> ops_{0};
-};
-
-CoreWorkloadOptions ReadUpdate(std::int64_t records) {
-  CoreWorkloadOptions o;
-  o.recordcount = records;
-  o.insertcount = records;
-  o.readproportion = 0.5;
-  o.updateproportion = 0.5;
-  o.seed = 7;
-  return o;
-}
+CoreWorkloadOptions ReadUpdate(std::int64_t records) { return test_util::ReadsAndUpdates(records, 0.5, 7); }
 
 std::uint64_t Count(const PhaseResult& r, const std::string& name) {
   const OpResult* op = FindOp(r, name);
@@ -75,7 +30,7 @@ std::uint64_t Count(const PhaseResult& r, const std::string& name) {
 
 TEST(RunnerStatusRowsTest, RowsTileThePhaseAndCountEveryOperationAndFailure) {
   SteadyClock clock;
-  FlakyStore store(&clock, 5);
+  ScriptedStore store(clock, {.fail_every = 5});
   CoreWorkload w(ReadUpdate(1000));
   RunnerOptions o;
   o.threads = 2;
@@ -123,7 +78,7 @@ TEST(RunnerStatusRowsTest, RowsTileThePhaseAndCountEveryOperationAndFailure) {
 
 TEST(RunnerLiveMetricsTest, FiguresAtTheEndAreTheResultsTotals) {
   SteadyClock clock;
-  FlakyStore store(&clock, 4);
+  ScriptedStore store(clock, {.fail_every = 4});
   CoreWorkload w(ReadUpdate(1000));
   LiveMetrics live;
   live.SetLabels("flaky", "a label", "1/2");
@@ -166,7 +121,7 @@ TEST(RunnerLiveMetricsTest, FiguresAtTheEndAreTheResultsTotals) {
 
 TEST(RunnerLiveMetricsTest, AStallShowsInTheIntendedHistogramOnly) {
   FakeClock clock;
-  FlakyStore store(&clock, 1 << 30, 100'000, 50, 500'000'000);  // 100 us per op, op 50 stalls 0.5 s
+  ScriptedStore store(clock, {.service_ns = 100'000, .stall_at = 50, .stall_ns = 500'000'000});  // op 50 stalls 0.5 s
   CoreWorkloadOptions wo = ReadUpdate(100);
   wo.readproportion = 1;
   wo.updateproportion = 0;

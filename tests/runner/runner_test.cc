@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "test_util.h"
+#include "runner/test_store.h"
 
 #include <csignal>
 #include <sstream>
@@ -20,53 +21,15 @@
 namespace storebench {
 namespace {
 
-// A store whose every operation "takes" service_ns of fake time, and whose
-// operation number stall_at (counted over the whole store) takes stall_ns.
-// A fault-injecting test double for the runner, in the way LevelDB tests
-// wrap Env; the real stores are tested in tests/db.
-class SlowStore final : public Store {
- public:
-  SlowStore(FakeClock& clock, std::int64_t service_ns, std::int64_t stall_at, std::int64_t stall_ns)
-      : clock_(clock), service_ns_(service_ns), stall_at_(stall_at), stall_ns_(stall_ns) {}
-  class S final : public Session {
-   public:
-    explicit S(SlowStore& s) : s_(s) {}
-    Status Op() {
-      const std::int64_t n = s_.ops_.fetch_add(1);
-      s_.clock_.Advance(n == s_.stall_at_ ? s_.stall_ns_ : s_.service_ns_);
-      return Status::Ok();
-    }
-    Status Read(std::string_view, std::string_view, const FieldSelector&, RecordSet* out) override {
-      out->Clear();
-      return Op();
-    }
-    Status Scan(std::string_view, std::string_view, std::uint64_t, const FieldSelector&, RecordSet*) override {
-      return Op();
-    }
-    Status Update(std::string_view, std::string_view, std::span<const Field>) override { return Op(); }
-    Status Insert(std::string_view, std::string_view, std::span<const Field>) override { return Op(); }
-    Status Delete(std::string_view, std::string_view) override { return Op(); }
+using test_util::ScriptedStore;
 
-   private:
-    SlowStore& s_;
-  };
-  std::unique_ptr<Session> NewSession(int) override { return std::make_unique<S>(*this); }
-
- private:
-  FakeClock& clock_;
-  std::int64_t service_ns_, stall_at_, stall_ns_;
-  std::atomic<std::int64_t> ops_{0};
-};
-
-CoreWorkloadOptions ReadOnly(std::int64_t records) {
-  CoreWorkloadOptions o;
-  o.recordcount = records;
-  o.insertcount = records;
-  o.readproportion = 1;
-  o.updateproportion = 0;
-  o.seed = 42;
-  return o;
+// A store whose every operation takes service_ns of fake time, and whose
+// operation number stall_at takes stall_ns.
+ScriptedStore SlowStore(FakeClock& clock, std::int64_t service_ns, std::int64_t stall_at, std::int64_t stall_ns) {
+  return ScriptedStore(clock, {.service_ns = service_ns, .stall_at = stall_at, .stall_ns = stall_ns});
 }
+
+CoreWorkloadOptions ReadOnly(std::int64_t records) { return test_util::ReadsAndUpdates(records, 1); }
 
 using test_util::FindOp;
 
@@ -81,7 +44,7 @@ TEST(RateScheduleTest, DueTimesAreOpenLoop) {
 
 TEST(RunnerTest, StallShowsUpInIntendedLatencyNotServiceTime) {
   FakeClock clock;
-  SlowStore store(clock, 100'000, 50, 1'000'000'000);  // 100 us per op; op 50 stalls 1 s
+  ScriptedStore store = SlowStore(clock, 100'000, 50, 1'000'000'000);  // 100 us per op; op 50 stalls 1 s
   CoreWorkload w(ReadOnly(1000));
   RunnerOptions o;
   o.threads = 1;
@@ -106,7 +69,7 @@ TEST(RunnerTest, StallShowsUpInIntendedLatencyNotServiceTime) {
 
 TEST(RunnerTest, UnthrottledIntendedEqualsService) {
   FakeClock clock;
-  SlowStore store(clock, 10'000, -1, 0);
+  ScriptedStore store = SlowStore(clock, 10'000, -1, 0);
   CoreWorkload w(ReadOnly(100));
   RunnerOptions o;
   o.threads = 2;
@@ -122,7 +85,7 @@ TEST(RunnerTest, UnthrottledIntendedEqualsService) {
 
 TEST(RunnerTest, MaxExecutionTimeStopsAnUnlimitedRun) {
   FakeClock clock;
-  SlowStore store(clock, 1'000'000, -1, 0);  // 1 ms per op
+  ScriptedStore store = SlowStore(clock, 1'000'000, -1, 0);  // 1 ms per op
   CoreWorkload w(ReadOnly(100));
   RunnerOptions o;
   o.threads = 1;
@@ -138,7 +101,7 @@ TEST(RunnerTest, MaxExecutionTimeStopsAnUnlimitedRun) {
 
 TEST(RunnerTest, WarmupIsExecutedButNotCounted) {
   FakeClock clock;
-  SlowStore store(clock, 1000, -1, 0);
+  ScriptedStore store = SlowStore(clock, 1000, -1, 0);
   CoreWorkload w(ReadOnly(100));
   RunnerOptions o;
   o.threads = 2;
@@ -389,7 +352,7 @@ TEST(RunnerFiberTest, TargetRateHoldsAcrossFibers) {
 
 TEST(RunnerFiberTest, ABlockingBindingRefusesSeveralClientsPerThread) {
   FakeClock clock;
-  SlowStore store(clock, 1000, -1, 0);
+  ScriptedStore store = SlowStore(clock, 1000, -1, 0);
   CoreWorkload w(ReadOnly(10));
   RunnerOptions o;
   o.connections = 4;
