@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/output_file.h"
 #include "report/compare.h"
+#include "report/study_charts.h"
 #include "report/svg_chart.h"
 #include "report/text_report.h"
 #include "report/timeseries_csv.h"
@@ -43,9 +44,15 @@ tr.pending td{background:#eee}
 .status{font-weight:bold}figure.chart{display:inline-block;margin:8px 16px 16px 0;vertical-align:top}
 figcaption{font-weight:bold;margin-bottom:4px}svg.chart{background:#fff;border:1px solid #ddd}
 svg .grid line{stroke:#e4e4e4}svg text{font-size:11px;fill:#444}svg .yt{text-anchor:end}svg .xt,svg .xl{text-anchor:middle}
-svg .yl{text-anchor:middle}svg path.series{fill:none;stroke-width:1.8}svg circle{opacity:.85}
-svg circle:hover{r:5}ul.legend{list-style:none;padding:0;margin:4px 0;max-width:720px;columns:2}
-ul.legend li{font-size:12px}.key{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}
+svg .yl{text-anchor:middle}svg path.series{fill:none;stroke-width:1.8}svg path.series.fine{stroke-width:1.2}
+svg g.s{stroke-width:1}svg g.s>:not(.series){opacity:.9}svg .band rect{fill:#efefef}svg .band text{text-anchor:middle;fill:#777}
+svg .mark line{stroke:#777;stroke-dasharray:4 3}svg .mark text{fill:#555}
+ul.legend{list-style:none;padding:0;margin:4px 0;max-width:720px;columns:2}
+ul.legend li{font-size:12px;cursor:pointer;user-select:none}ul.legend li.off{opacity:.4;text-decoration:line-through}
+svg.key{vertical-align:middle;margin-right:6px;overflow:visible}svg.key path.series{stroke-width:1.8}
+div.panels{display:flex;flex-wrap:wrap;gap:0 8px}div.panels figure.chart{margin-right:0}
+section#answer p.summary{background:#f6f8fb;border-left:4px solid #0072B2;padding:8px 12px;max-width:1460px}
+p.note{color:#555;font-size:13px;margin:2px 0 6px}h3{font-size:15px;margin:18px 0 4px}
 details{margin:4px 0}details pre{background:#f7f7f7;padding:6px;white-space:pre-wrap}
 )css";
 
@@ -114,54 +121,9 @@ std::string ChartId(const std::string& prefix, const std::string& op) {
   return id;
 }
 
-// Throughput vs an axis, or p99 vs an axis: one series per row key (compare.h).
-ChartSpec SweepChart(const Context& ctx, const std::string& by, bool p99, const std::string& id, const std::string& title,
-                     const std::string& x_label) {
-  ChartSpec c;
-  c.id = id;
-  c.title = title;
-  c.x_label = x_label;
-  c.y_label = p99 ? "p99 (us)" : "ops/s";
-  c.y_log = p99;
-  std::vector<std::string> rows;
-  std::map<std::string, std::map<double, std::pair<double, int>>> points;
-  std::map<std::string, bool> marked;
-  for (const LoadedRun* r : ctx.with_result) {
-    const std::optional<std::string> v = r->AxisValue(by);
-    if (!v) continue;
-    const double x = std::strtod(v->c_str(), nullptr);
-    if (by == "target" && x <= 0) continue;
-    const std::string row = CompareRowKey(r->label, by, *v);
-    if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
-    const PhaseResult& ph = *r->MainPhase();
-    const double y = p99 ? static_cast<double>(CombinedLatency(ph).ValueAtPercentile(99)) / 1000.0 : ph.throughput_ops_per_s;
-    auto& cell = points[row][x];
-    cell.first += y;
-    cell.second += 1;
-    marked[row] = marked[row] || Marked(*r);
-  }
-  for (const auto& row : rows) {
-    ChartSeries s;
-    s.name = row;
-    s.marked = marked[row];
-    s.note = marked[row] ? "has failed or interrupted runs" : "";
-    for (const auto& [x, acc] : points[row]) s.points.emplace_back(x, acc.first / acc.second);
-    c.series.push_back(std::move(s));
-  }
-  return c;
-}
-
-std::size_t DistinctAxisValues(const Context& ctx, const std::string& by) {
-  std::set<std::string> values;
-  for (const LoadedRun* r : ctx.with_result) {
-    const auto v = r->AxisValue(by);
-    if (v && !(by == "target" && std::strtod(v->c_str(), nullptr) <= 0)) values.insert(*v);
-  }
-  return values.size();
-}
-
-// The sections of the runs: summary tables, latency table, charts, properties.
-std::string RunSections(const std::vector<LoadedRun>& runs, const std::vector<LoadedRun>& loads, const std::vector<ChartSpec>& charts) {
+// The sections of the runs after the answer: summary tables, latency
+// table, the per-run detail charts (`detail`: html), properties.
+std::string RunSections(const std::vector<LoadedRun>& runs, const std::vector<LoadedRun>& loads, const std::string& detail) {
   std::string o;
   o += "<h2>Runs</h2>\n" + SummaryTable(runs, "summary");
   if (!loads.empty()) {
@@ -169,8 +131,10 @@ std::string RunSections(const std::vector<LoadedRun>& runs, const std::vector<Lo
          SummaryTable(loads, "loads");
   }
   o += "<h2>Latency by operation</h2>\n" + OpsTable(runs);
-  o += "<h2>Charts</h2>\n<p>Hover a point for its values. Dashed: a failed or interrupted run.</p>\n";
-  for (const ChartSpec& c : charts) o += SvgChart(c);
+  if (!detail.empty()) {
+    o += "<h2>Each run over time</h2>\n<p>Hover a point for its values; click a legend entry to hide or show its line. "
+         "Hollow markers: a failed or interrupted run.</p>\n" + detail;
+  }
   o += "<h2>Properties</h2>\n";
   for (const LoadedRun& r : runs) {
     o += "<details><summary>" + HtmlEscape(r.label) + "</summary><pre>";
@@ -178,6 +142,68 @@ std::string RunSections(const std::vector<LoadedRun>& runs, const std::vector<Lo
       for (const auto& [k, v] : r.report->properties) o += HtmlEscape(k) + "=" + HtmlEscape(v) + "\n";
     }
     o += "</pre></details>\n";
+  }
+  return o;
+}
+
+// The per-run charts (throughput and each operation's p99 over time, latency
+// by percentile), per group of runs (a workload of several), each chart of
+// at most 12 series.
+std::string DetailCharts(const Context& ctx) {
+  std::vector<std::string> groups;
+  for (const LoadedRun* r : ctx.with_result) {
+    const std::string g = DetailGroup(ctx.with_result, *r);
+    if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  }
+  std::string o;
+  for (const std::string& g : groups) {
+    std::vector<const LoadedRun*> runs;
+    for (const LoadedRun* r : ctx.with_result) {
+      if (DetailGroup(ctx.with_result, *r) == g) runs.push_back(r);
+    }
+    const std::string suffix = g.empty() ? "" : ": " + g;
+    const std::string id_suffix = g.empty() ? "" : ChartId("-", g);
+    std::vector<ChartSpec> charts;
+    ChartSpec thr;
+    thr.id = "throughput-over-time" + id_suffix;
+    thr.title = "Throughput over time" + suffix;
+    thr.x_label = "time (s)";
+    thr.y_label = "ops/s";
+    thr.y_log_if_wide = true;
+    for (const LoadedRun* r : runs) {
+      ChartSeries s = SeriesOf(*r);
+      for (const auto& pt : r->MainPhase()->series) s.points.emplace_back(pt.t_s, pt.ops_per_s);
+      thr.series.push_back(std::move(s));
+    }
+    charts.push_back(std::move(thr));
+    for (const std::string& op : ctx.op_names) {
+      ChartSpec c;
+      c.id = ChartId("p99-over-time-", op) + id_suffix;
+      c.title = "p99 latency over time: " + op + suffix;
+      c.x_label = "time (s)";
+      c.y_label = "p99 (us)";
+      c.y_log = true;
+      for (const LoadedRun* r : runs) {
+        ChartSeries s = SeriesOf(*r);
+        for (const auto& pt : r->MainPhase()->series) {
+          for (const auto& o2 : pt.ops) {
+            if (o2.name == op && o2.count > 0) s.points.emplace_back(pt.t_s, o2.p99_us);
+          }
+        }
+        if (!s.points.empty()) c.series.push_back(std::move(s));
+      }
+      if (!c.series.empty()) charts.push_back(std::move(c));
+    }
+    for (const std::string& op : ctx.op_names) {
+      ChartSpec c = PercentileChart(ChartId("percentiles-", op) + id_suffix, "Latency by percentile: " + op + suffix, runs, op);
+      if (!c.series.empty()) charts.push_back(std::move(c));
+    }
+    if (!g.empty()) o += "<h3>" + HtmlEscape(g) + "</h3>\n";
+    o += "<div class=\"panels\">\n";
+    for (ChartSpec& c : charts) {
+      for (const ChartSpec& part : SplitChart(std::move(c))) o += SvgChart(part);
+    }
+    o += "</div>\n";
   }
   return o;
 }
@@ -252,58 +278,6 @@ std::string HtmlReport(const std::vector<LoadedRun>& all, const std::vector<Time
       if (std::find(ctx.op_names.begin(), ctx.op_names.end(), op.name) == ctx.op_names.end()) ctx.op_names.push_back(op.name);
     }
   }
-  std::vector<ChartSpec> charts;
-  {
-    ChartSpec c{"throughput-over-time", "Throughput over time", "time (s)", "ops/s", XAxis::kLinear, {}, false};
-    for (const LoadedRun* r : ctx.with_result) {
-      ChartSeries s = SeriesOf(*r);
-      for (const auto& pt : r->MainPhase()->series) s.points.emplace_back(pt.t_s, pt.ops_per_s);
-      c.series.push_back(std::move(s));
-    }
-    charts.push_back(std::move(c));
-  }
-  for (const std::string& op : ctx.op_names) {
-    ChartSpec c{ChartId("p99-over-time-", op), "p99 latency over time: " + op, "time (s)", "p99 (us)", XAxis::kLinear, {}, true};
-    for (const LoadedRun* r : ctx.with_result) {
-      ChartSeries s = SeriesOf(*r);
-      for (const auto& pt : r->MainPhase()->series) {
-        for (const auto& o : pt.ops) {
-          if (o.name == op && o.count > 0) s.points.emplace_back(pt.t_s, o.p99_us);
-        }
-      }
-      if (!s.points.empty()) c.series.push_back(std::move(s));
-    }
-    charts.push_back(std::move(c));
-  }
-  for (const std::string& op : ctx.op_names) {
-    ChartSpec c{ChartId("percentiles-", op), "Latency by percentile: " + op, "percentile", "latency (us)", XAxis::kPercentile, {}, true};
-    for (const LoadedRun* r : ctx.with_result) {
-      const PhaseResult& ph = *r->MainPhase();
-      for (const OpResult& o : ph.ops) {
-        if (o.name != op) continue;
-        const Histogram& h = ReportedLatency(ph, o);
-        if (h.count() == 0) continue;
-        ChartSeries s = SeriesOf(*r);
-        // 0, 90, 99, ... up to the resolution of the sample count, then the maximum.
-        const double top = std::max(1.0, std::ceil(std::log10(static_cast<double>(h.count()))));
-        for (int i = 0; i <= static_cast<int>(top * 10); ++i) {
-          const double p = 100.0 * (1.0 - std::pow(10.0, -i / 10.0));
-          s.points.emplace_back(p, static_cast<double>(h.ValueAtPercentile(p)) / 1000.0);
-        }
-        c.series.push_back(std::move(s));
-      }
-    }
-    charts.push_back(std::move(c));
-  }
-  if (DistinctAxisValues(ctx, "threads") > 1) {
-    charts.push_back(SweepChart(ctx, "threads", false, "throughput-vs-threads", "Throughput vs threads", "threads"));
-    charts.push_back(SweepChart(ctx, "threads", true, "p99-vs-threads", "p99 latency vs threads (all operations)", "threads"));
-  }
-  if (DistinctAxisValues(ctx, "target") > 1) {
-    charts.push_back(SweepChart(ctx, "target", true, "p99-vs-target", "p99 latency vs target rate (all operations)", "target (ops/s)"));
-    charts.push_back(SweepChart(ctx, "target", false, "throughput-vs-target", "Throughput vs target rate", "target (ops/s)"));
-  }
-
   std::string o = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>storebench report</title>\n<style>";
   o += kStyle;
   o += "</style></head><body>\n<h1>storebench report</h1>\n";
@@ -315,7 +289,14 @@ std::string HtmlReport(const std::vector<LoadedRun>& all, const std::vector<Time
   }
   if (!timeseries.empty()) o += std::to_string(timeseries.size()) + " time series file(s) (--timeseries), each in a section of its own. ";
   o += "<span id=\"drawn\"></span></p>\n";
-  if (!all.empty()) o += RunSections(runs, loads, charts);
+  if (!all.empty()) {
+    // The answer first: a study's figures against its axis, or one run's dashboard.
+    const std::optional<std::string> axis = StudyAxis(ctx.with_result);
+    const bool dashboard = !axis && ctx.with_result.size() == 1;
+    if (axis) o += AnswerSection(ctx.with_result, *axis);
+    if (dashboard) o += RunDashboard(*ctx.with_result.front());
+    o += RunSections(runs, loads, dashboard ? "" : DetailCharts(ctx));
+  }
   for (std::size_t i = 0; i < timeseries.size(); ++i) o += TimeseriesSection(timeseries[i], i);
   o += "<script>\n(function(){var n=document.querySelectorAll('svg path.series').length,"
        "c=document.querySelectorAll('svg.chart').length;"

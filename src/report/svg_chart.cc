@@ -8,13 +8,23 @@
 namespace storebench {
 namespace {
 
-constexpr double kWidth = 720, kHeight = 380;
 constexpr double kLeft = 70, kRight = 32, kTop = 16, kBottom = 48;
 
-// Colour-blind-safe palette (Okabe-Ito, then darker variants).
-const char* const kColors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
-                               "#000000", "#8C564B", "#7F7F7F", "#BCBD22", "#17BECF", "#9467BD"};
+// Colour-blind-safe palette: Okabe-Ito without its yellow, and Tol's wine.
+const char* const kColors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#882255"};
 constexpr std::size_t kNumColors = sizeof kColors / sizeof kColors[0];
+// Line styles (name, stroke-dasharray) and markers: series k has dash k/4 % 3
+// and marker k % 4, so the first 12 differ without colour.
+const char* const kDashNames[] = {"solid", "dash", "dot"};
+const char* const kDashArrays[] = {"", "7 4", "2 3"};
+const char* const kMarkers[] = {"circle", "square", "triangle", "diamond"};
+
+struct Style {
+  const char* color;
+  const char* dash_name;
+  const char* dash_array;
+  const char* marker;
+};
 
 std::string Num(double v) {
   char buf[64];
@@ -88,19 +98,63 @@ std::vector<double> NiceTicks(double lo, double hi, int n) {
   return ticks;
 }
 
+std::pair<double, double> ChartYRange(const ChartSpec& c) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (const auto& s : c.series) {
+    for (const auto& [x, y] : s.points) {
+      if (!std::isfinite(x) || !std::isfinite(y)) continue;
+      hi = std::max(hi, y);
+      if (y > 0) lo = std::min(lo, y);
+    }
+  }
+  return {std::isfinite(lo) ? lo : 0, hi};
+}
+
+bool ChartUsesLogY(const ChartSpec& c) {
+  if (c.y_log) return true;
+  if (!c.y_log_if_wide) return false;
+  const auto [lo, hi] = c.y_max > 0 ? std::pair<double, double>{c.y_min, c.y_max} : ChartYRange(c);
+  return lo > 0 && hi / lo > 10;
+}
+
+namespace {
+
+// One marker of `style` at (x, y), holding the hover text.
+std::string Marker(const char* marker, double x, double y, bool hollow, const std::string& title) {
+  const std::string fill = hollow ? " fill=\"#fff\"" : "";
+  std::string m;
+  if (std::string_view(marker) == "circle") {
+    m = "<circle cx=\"" + Num(x) + "\" cy=\"" + Num(y) + "\" r=\"3\"" + fill + ">";
+  } else if (std::string_view(marker) == "square") {
+    m = "<rect x=\"" + Num(x - 2.7) + "\" y=\"" + Num(y - 2.7) + "\" width=\"5.4\" height=\"5.4\"" + fill + ">";
+  } else if (std::string_view(marker) == "triangle") {
+    m = "<path d=\"M" + Num(x) + " " + Num(y - 3.6) + " L" + Num(x + 3.4) + " " + Num(y + 2.4) + " L" + Num(x - 3.4) +
+        " " + Num(y + 2.4) + " Z\"" + fill + ">";
+  } else {
+    m = "<path d=\"M" + Num(x) + " " + Num(y - 3.8) + " L" + Num(x + 3.8) + " " + Num(y) + " L" + Num(x) + " " +
+        Num(y + 3.8) + " L" + Num(x - 3.8) + " " + Num(y) + " Z\"" + fill + ">";
+  }
+  const std::string tag = std::string_view(marker) == "circle" ? "circle" : std::string_view(marker) == "square" ? "rect" : "path";
+  return title.empty() ? m + "</" + tag + ">" : m + "<title>" + title + "</title></" + tag + ">";
+}
+
+}  // namespace
+
 std::string SvgChart(const ChartSpec& c) {
-  double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin, ymax = 0;
-  double ymin_pos = std::numeric_limits<double>::infinity();
+  const double width = c.small ? 460 : 720, height = c.small ? 300 : 380;
+  const bool y_log = ChartUsesLogY(c);
+  double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
   for (const auto& s : c.series) {
     for (const auto& [x, y] : s.points) {
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
       const double tx = Transform(x, c.x_axis);
       xmin = std::min(xmin, tx);
       xmax = std::max(xmax, tx);
-      ymax = std::max(ymax, y);
-      if (y > 0) ymin_pos = std::min(ymin_pos, y);
     }
   }
+  for (const auto& b : c.bands) xmin = std::min(xmin, b.x0), xmax = std::max(xmax, b.x1);
+  for (const auto& [x, label] : c.x_marks) xmin = std::min(xmin, x), xmax = std::max(xmax, x);
+  auto [ymin_pos, ymax] = c.y_max > 0 ? std::pair<double, double>{c.y_min, c.y_max} : ChartYRange(c);
   if (!std::isfinite(xmin)) xmin = 0, xmax = 1;
   std::vector<double> xt;
   if (c.x_axis == XAxis::kPercentile) {
@@ -109,35 +163,42 @@ std::string SvgChart(const ChartSpec& c) {
     for (int k = 0; k <= static_cast<int>(xmax); ++k) xt.push_back(k);
   } else {
     if (xmin > 0 && xmin <= (xmax - xmin)) xmin = 0;  // time and thread axes start at 0
-    xt = NiceTicks(xmin, xmax, 6);
+    xt = NiceTicks(xmin, xmax, c.small ? 4 : 6);
     xmin = xt.front();
     xmax = xt.back();
   }
   std::vector<double> yt;
   double ylo = 0, yhi = 1;  // the y range, in drawn units (log10 of y on a log axis)
-  if (c.y_log) {
-    ylo = std::isfinite(ymin_pos) ? std::floor(std::log10(ymin_pos)) : 0;
+  if (y_log) {
+    ylo = ymin_pos > 0 ? std::floor(std::log10(ymin_pos)) : 0;
     yhi = std::max(ylo + 1, ymax > 0 ? std::ceil(std::log10(ymax) - 1e-9) : ylo + 1);
     for (double k = ylo; k <= yhi; ++k) yt.push_back(std::pow(10.0, k));
   } else {
     yt = NiceTicks(0, ymax > 0 ? ymax : 1, 5);
     yhi = yt.back();
   }
-  const double pw = kWidth - kLeft - kRight, ph = kHeight - kTop - kBottom;
+  const double pw = width - kLeft - kRight, ph = height - kTop - kBottom;
   auto px = [&](double x) { return kLeft + (Transform(x, c.x_axis) - xmin) / (xmax - xmin) * pw; };
   auto pxt = [&](double t) { return kLeft + (t - xmin) / (xmax - xmin) * pw; };
   auto py = [&](double y) {
-    const double v = c.y_log ? (y > 0 ? std::max(ylo, std::log10(y)) : ylo) : y;
+    const double v = y_log ? (y > 0 ? std::max(ylo, std::log10(y)) : ylo) : y;
     return kTop + ph - (v - ylo) / (yhi - ylo) * ph;
   };
+  const std::string w = std::to_string(static_cast<int>(width)), h = std::to_string(static_cast<int>(height));
+  const std::string y_label = c.y_label + (y_log ? " (log scale)" : "");
 
   std::string o;
   o += "<figure class=\"chart\" id=\"" + HtmlEscape(c.id) + "\">\n<figcaption>" + HtmlEscape(c.title) + "</figcaption>\n";
-  o += "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 720 380\" width=\"720\" height=\"380\" data-series=\"" +
-       std::to_string(c.series.size()) + "\">\n";
+  o += "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + w + " " + h + "\" width=\"" + w +
+       "\" height=\"" + h + "\" data-series=\"" + std::to_string(c.series.size()) + "\" data-ylog=\"" + (y_log ? "1" : "0") + "\">\n";
+  for (const auto& b : c.bands) {
+    o += "<g class=\"band\"><rect x=\"" + Num(px(b.x0)) + "\" y=\"" + Num(kTop) + "\" width=\"" + Num(std::max(0.0, px(b.x1) - px(b.x0))) +
+         "\" height=\"" + Num(ph) + "\"/><text x=\"" + Num((px(b.x0) + px(b.x1)) / 2) + "\" y=\"" + Num(kTop + 12) + "\">" +
+         HtmlEscape(b.label) + "</text></g>";
+  }
   o += "<g class=\"grid\">";
   for (double t : yt) {
-    o += "<line x1=\"" + Num(kLeft) + "\" y1=\"" + Num(py(t)) + "\" x2=\"" + Num(kWidth - kRight) + "\" y2=\"" + Num(py(t)) + "\"/>";
+    o += "<line x1=\"" + Num(kLeft) + "\" y1=\"" + Num(py(t)) + "\" x2=\"" + Num(width - kRight) + "\" y2=\"" + Num(py(t)) + "\"/>";
     o += "<text class=\"yt\" x=\"" + Num(kLeft - 6) + "\" y=\"" + Num(py(t) + 4) + "\">" + Short(t) + "</text>";
   }
   for (double t : xt) {
@@ -146,33 +207,53 @@ std::string SvgChart(const ChartSpec& c) {
          (c.x_axis == XAxis::kPercentile ? PercentileLabel(t) : Short(t)) + "</text>";
   }
   o += "</g>\n";
-  o += "<text class=\"xl\" x=\"" + Num(kLeft + pw / 2) + "\" y=\"" + Num(kHeight - 8) + "\">" + HtmlEscape(c.x_label) + "</text>";
-  o += "<text class=\"yl\" transform=\"translate(14 " + Num(kTop + ph / 2) + ") rotate(-90)\">" + HtmlEscape(c.y_label) + "</text>\n";
-  // A series' colour: the next of the palette, or its predecessor's for a companion.
-  std::vector<const char*> colors;
-  for (std::size_t i = 0, next = 0; i < c.series.size(); ++i) {
-    colors.push_back(c.series[i].companion && i > 0 ? colors.back() : kColors[next++ % kNumColors]);
+  for (const auto& [x, label] : c.x_marks) {
+    o += "<g class=\"mark\"><line x1=\"" + Num(px(x)) + "\" y1=\"" + Num(kTop) + "\" x2=\"" + Num(px(x)) + "\" y2=\"" +
+         Num(kTop + ph) + "\"/><text x=\"" + Num(px(x) + 4) + "\" y=\"" + Num(kTop + 24) + "\">" + HtmlEscape(label) + "</text></g>";
+  }
+  o += "<text class=\"xl\" x=\"" + Num(kLeft + pw / 2) + "\" y=\"" + Num(height - 8) + "\">" + HtmlEscape(c.x_label) + "</text>";
+  o += "<text class=\"yl\" transform=\"translate(14 " + Num(kTop + ph / 2) + ") rotate(-90)\">" + HtmlEscape(y_label) + "</text>\n";
+  // Styles: the k-th series that is not a companion gets colour k % 8, dash
+  // k / 4 % 3 and marker k % 4; a companion its predecessor's colour and marker.
+  std::vector<Style> styles;
+  for (std::size_t i = 0, k = 0; i < c.series.size(); ++i) {
+    if (c.series[i].companion && i > 0) {
+      styles.push_back({styles.back().color, "fine", "1 3", styles.back().marker});
+    } else {
+      styles.push_back({kColors[k % kNumColors], kDashNames[k / 4 % 3], kDashArrays[k / 4 % 3], kMarkers[k % 4]});
+      ++k;
+    }
   }
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const ChartSeries& s = c.series[i];
-    const char* color = colors[i];
-    std::string d;
-    std::string dots;
+    const Style& st = styles[i];
+    std::size_t finite = 0;
+    for (const auto& [x, y] : s.points) finite += std::isfinite(x) && std::isfinite(y);
+    const std::size_t every = std::max<std::size_t>(1, (finite + 39) / 40);  // about 40 markers at most
+    std::string d, marks;
+    std::size_t n = 0;
     for (const auto& [x, y] : s.points) {
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
       d += (d.empty() ? "M" : " L") + Num(px(x)) + " " + Num(py(y));
-      dots += "<circle cx=\"" + Num(px(x)) + "\" cy=\"" + Num(py(y)) + "\" r=\"2.5\"><title>" + HtmlEscape(s.name) + ": " +
-              HtmlEscape(c.x_label) + " " + Short(x) + ", " + HtmlEscape(c.y_label) + " " + Short(y) + "</title></circle>";
+      if (n++ % every == 0 || n == finite) {
+        marks += Marker(st.marker, px(x), py(y), s.marked,
+                        HtmlEscape(s.name) + ": " + HtmlEscape(c.x_label) + " " + Short(x) + ", " + HtmlEscape(c.y_label) + " " + Short(y));
+      }
     }
-    o += "<g class=\"s\" fill=\"" + std::string(color) + "\">";
-    o += "<path class=\"series\" d=\"" + d + "\" stroke=\"" + color + "\"" + (s.marked ? " stroke-dasharray=\"6 4\"" : s.companion ? " stroke-dasharray=\"2 3\"" : "") + "/>";
-    o += dots + "</g>\n";
+    o += "<g class=\"s\" data-i=\"" + std::to_string(i) + "\" data-style=\"" + st.color + " " + st.dash_name + " " + st.marker +
+         "\" fill=\"" + st.color + "\" stroke=\"" + st.color + "\">";
+    o += "<path class=\"series" + std::string(s.companion ? " fine" : "") + "\" d=\"" + d + "\"" +
+         (*st.dash_array ? " stroke-dasharray=\"" + std::string(st.dash_array) + "\"" : "") + "/>";
+    o += marks + "</g>\n";
   }
   o += "</svg>\n<ul class=\"legend\">";
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const ChartSeries& s = c.series[i];
-    o += "<li><span class=\"key\" style=\"background:" + std::string(colors[i]) + (s.companion ? ";opacity:.5" : "") + "\"></span>" +
-         HtmlEscape(s.name) +
+    const Style& st = styles[i];
+    o += "<li data-i=\"" + std::to_string(i) + "\"><svg class=\"key\" width=\"30\" height=\"12\" viewBox=\"0 0 30 12\" stroke=\"" +
+         st.color + "\" fill=\"" + st.color + "\"><line x1=\"1\" y1=\"6\" x2=\"29\" y2=\"6\"" +
+         (*st.dash_array ? " stroke-dasharray=\"" + std::string(st.dash_array) + "\"" : "") + "/>" +
+         Marker(st.marker, 15, 6, s.marked, "") + "</svg>" + HtmlEscape(s.name) +
          (s.note.empty() ? "" : " <em>(" + HtmlEscape(s.note) + ")</em>") + "</li>";
   }
   o += "</ul>\n</figure>\n";

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,21 +28,71 @@ std::size_t Count(const std::string& s, const std::string& what) {
   return n;
 }
 
-TEST(SvgChartTest, ExactOutput) {
-  ChartSpec c{"t", "T <1>", "x", "y", XAxis::kLinear, {{"a&b", {{0, 0}, {10, 5}}, false, ""}}, false};
-  EXPECT_EQ(SvgChart(c),
-            "<figure class=\"chart\" id=\"t\">\n"
-            "<figcaption>T &lt;1&gt;</figcaption>\n"
-            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 720 380\" width=\"720\" height=\"380\" data-series=\"1\">\n"
-            "<g class=\"grid\"><line x1=\"70.0\" y1=\"332.0\" x2=\"688.0\" y2=\"332.0\"/><text class=\"yt\" x=\"64.0\" y=\"336.0\">0</text><line x1=\"70.0\" y1=\"268.8\" x2=\"688.0\" y2=\"268.8\"/><text class=\"yt\" x=\"64.0\" y=\"272.8\">1</text><line x1=\"70.0\" y1=\"205.6\" x2=\"688.0\" y2=\"205.6\"/><text class=\"yt\" x=\"64.0\" y=\"209.6\">2</text><line x1=\"70.0\" y1=\"142.4\" x2=\"688.0\" y2=\"142.4\"/><text class=\"yt\" x=\"64.0\" y=\"146.4\">3</text><line x1=\"70.0\" y1=\"79.2\" x2=\"688.0\" y2=\"79.2\"/><text class=\"yt\" x=\"64.0\" y=\"83.2\">4</text><line x1=\"70.0\" y1=\"16.0\" x2=\"688.0\" y2=\"16.0\"/><text class=\"yt\" x=\"64.0\" y=\"20.0\">5</text><line x1=\"70.0\" y1=\"16.0\" x2=\"70.0\" y2=\"332.0\"/><text class=\"xt\" x=\"70.0\" y=\"348.0\">0</text><line x1=\"193.6\" y1=\"16.0\" x2=\"193.6\" y2=\"332.0\"/><text class=\"xt\" x=\"193.6\" y=\"348.0\">2</text><line x1=\"317.2\" y1=\"16.0\" x2=\"317.2\" y2=\"332.0\"/><text class=\"xt\" x=\"317.2\" y=\"348.0\">4</text><line x1=\"440.8\" y1=\"16.0\" x2=\"440.8\" y2=\"332.0\"/><text class=\"xt\" x=\"440.8\" y=\"348.0\">6</text><line x1=\"564.4\" y1=\"16.0\" x2=\"564.4\" y2=\"332.0\"/><text class=\"xt\" x=\"564.4\" y=\"348.0\">8</text><line x1=\"688.0\" y1=\"16.0\" x2=\"688.0\" y2=\"332.0\"/><text class=\"xt\" x=\"688.0\" y=\"348.0\">10</text></g>\n"
-            "<text class=\"xl\" x=\"379.0\" y=\"372.0\">x</text><text class=\"yl\" transform=\"translate(14 174.0) rotate(-90)\">y</text>\n"
-            "<g class=\"s\" fill=\"#0072B2\"><path class=\"series\" d=\"M70.0 332.0 L688.0 16.0\" stroke=\"#0072B2\"/><circle cx=\"70.0\" cy=\"332.0\" r=\"2.5\"><title>a&amp;b: x 0, y 0</title></circle><circle cx=\"688.0\" cy=\"16.0\" r=\"2.5\"><title>a&amp;b: x 10, y 5</title></circle></g>\n"
-            "</svg>\n"
-            "<ul class=\"legend\"><li><span class=\"key\" style=\"background:#0072B2\"></span>a&amp;b</li></ul>\n"
-            "</figure>\n");
+// The data-style of every series of every chart in `html`, chart by chart.
+std::vector<std::vector<std::string>> StylesPerChart(const std::string& html) {
+  std::vector<std::vector<std::string>> out;
+  for (std::size_t p = html.find("<svg class=\"chart\""); p != std::string::npos; p = html.find("<svg class=\"chart\"", p + 1)) {
+    const std::size_t end = html.find("</svg>\n<ul class=\"legend\">", p);
+    out.emplace_back();
+    for (std::size_t q = html.find("data-style=\"", p); q < end; q = html.find("data-style=\"", q + 1)) {
+      const std::size_t v = q + 12;
+      out.back().push_back(html.substr(v, html.find('"', v) - v));
+    }
+  }
+  return out;
+}
+
+// Every chart: at most 12 series, no two alike, and none told apart by colour alone.
+void ExpectEverySeriesTellableApart(const std::string& html) {
+  for (const auto& styles : StylesPerChart(html)) {
+    EXPECT_LE(styles.size(), 12u);
+    std::set<std::string> whole, without_colour;
+    for (const std::string& st : styles) {
+      whole.insert(st);
+      without_colour.insert(st.substr(st.find(' ') + 1));
+    }
+    EXPECT_EQ(whole.size(), styles.size());
+    EXPECT_EQ(without_colour.size(), styles.size());
+  }
+}
+
+TEST(SvgChartTest, OneSeriesDrawnWhereItsValuesSay) {
+  ChartSpec c;
+  c.id = "t";
+  c.title = "T <1>";
+  c.x_label = "x";
+  c.y_label = "y";
+  c.series = {{"a&b", {{0, 0}, {10, 5}}, false, ""}};
+  const std::string svg = SvgChart(c);
+  EXPECT_EQ(svg.rfind("<figure class=\"chart\" id=\"t\">\n<figcaption>T &lt;1&gt;</figcaption>\n", 0), 0u) << svg;
+  EXPECT_NE(svg.find("viewBox=\"0 0 720 380\" width=\"720\" height=\"380\" data-series=\"1\" data-ylog=\"0\""), std::string::npos);
+  // Plot area x 70..688, y 16..332; y ticks 0..5: (0, 0) at (70, 332), (10, 5) at (688, 16).
+  EXPECT_NE(svg.find("<g class=\"s\" data-i=\"0\" data-style=\"#0072B2 solid circle\" fill=\"#0072B2\" stroke=\"#0072B2\">"
+                     "<path class=\"series\" d=\"M70.0 332.0 L688.0 16.0\"/>"
+                     "<circle cx=\"70.0\" cy=\"332.0\" r=\"3\"><title>a&amp;b: x 0, y 0</title></circle>"
+                     "<circle cx=\"688.0\" cy=\"16.0\" r=\"3\"><title>a&amp;b: x 10, y 5</title></circle></g>"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("<li data-i=\"0\"><svg class=\"key\""), std::string::npos);
+  EXPECT_NE(svg.find("</svg>a&amp;b</li></ul>\n</figure>\n"), std::string::npos);
   EXPECT_EQ(NiceTicks(0, 4321, 5), (std::vector<double>{0, 1000, 2000, 3000, 4000, 5000}));
   EXPECT_EQ(NiceTicks(0, 0.7, 5), (std::vector<double>{0, 0.2, 0.4, 0.6000000000000001, 0.8}));
   EXPECT_EQ(HtmlEscape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+}
+
+TEST(SvgChartTest, TwelveSeriesEachWithItsOwnStyleAndCompanionsFollowTheirSeries) {
+  ChartSpec c;
+  c.id = "many";
+  for (int i = 0; i < 12; ++i) c.series.push_back({"s" + std::to_string(i), {{0, 1.0 + i}, {1, 2.0 + i}}, false, ""});
+  ExpectEverySeriesTellableApart(SvgChart(c));
+  const auto styles = StylesPerChart(SvgChart(c)).at(0);
+  EXPECT_EQ(styles[0], "#0072B2 solid circle");
+  EXPECT_EQ(styles[5], "#56B4E9 dash square");  // the sixth: colour 5, dash 1, marker 1
+  EXPECT_EQ(styles[11], "#CC79A7 dot diamond");  // colours repeat after 8, with another line style
+  ChartSpec p;
+  p.series = {{"p99", {{0, 1}}, false, ""}, {"p99.9", {{0, 2}}, false, "", true}, {"b p99", {{0, 1}}, false, ""}};
+  const auto ps = StylesPerChart(SvgChart(p)).at(0);
+  EXPECT_EQ(ps, (std::vector<std::string>{"#0072B2 solid circle", "#0072B2 fine circle", "#D55E00 solid square"}));
 }
 
 TEST(SvgChartTest, PercentileAxisAndMarkedSeries) {
@@ -49,10 +100,29 @@ TEST(SvgChartTest, PercentileAxisAndMarkedSeries) {
               {{"r", {{0, 1}, {90, 2}, {99, 3}, {99.9, 4}}, true, "interrupted"}}, false};
   const std::string svg = SvgChart(c);
   // 0%, 90%, 99%, 99.9% equally spaced: x = 70 + k * 618 / 3; y 1..4 of ticks 0..4.
-  EXPECT_NE(svg.find("d=\"M70.0 253.0 L276.0 174.0 L482.0 95.0 L688.0 16.0\" stroke=\"#0072B2\" stroke-dasharray=\"6 4\""),
-            std::string::npos) << svg;
+  EXPECT_NE(svg.find("d=\"M70.0 253.0 L276.0 174.0 L482.0 95.0 L688.0 16.0\""), std::string::npos) << svg;
   EXPECT_NE(svg.find(">99.9%</text>"), std::string::npos);
+  // A failed or interrupted run: hollow markers, and said in the legend.
+  EXPECT_NE(svg.find("<circle cx=\"70.0\" cy=\"253.0\" r=\"3\" fill=\"#fff\">"), std::string::npos) << svg;
   EXPECT_NE(svg.find("r <em>(interrupted)</em>"), std::string::npos);
+}
+
+TEST(SvgChartTest, ThroughputGoesLogWhenItSpansMoreThanTenTimes) {
+  ChartSpec c;
+  c.y_label = "ops/s";
+  c.y_log_if_wide = true;
+  c.series = {{"a", {{1, 100}, {2, 900}}, false, ""}};
+  EXPECT_FALSE(ChartUsesLogY(c));
+  EXPECT_NE(SvgChart(c).find("data-ylog=\"0\""), std::string::npos);
+  c.series.push_back({"b", {{1, 5000}, {2, 9000}}, false, ""});
+  EXPECT_TRUE(ChartUsesLogY(c));
+  const std::string svg = SvgChart(c);
+  EXPECT_NE(svg.find("data-ylog=\"1\""), std::string::npos);
+  EXPECT_NE(svg.find(">ops/s (log scale)</text>"), std::string::npos);
+  // A fixed range (shared panels) decides instead of the series.
+  c.y_min = 1000;
+  c.y_max = 9000;
+  EXPECT_FALSE(ChartUsesLogY(c));
 }
 
 // A run of `threads` threads (and `target`): READ and UPDATE, three series points.
@@ -108,11 +178,13 @@ std::vector<LoadedRun> SweepRuns() {
   return runs;
 }
 
-// Charts: throughput over time (4 series: runs with a result), p99 over time
-// READ and UPDATE (4 each), percentiles READ and UPDATE (4 each), throughput
-// and p99 vs threads (2 series each: "memory-workloada" and the <script> label).
-constexpr int kCharts = 7;
-constexpr int kSeries = 4 + 4 + 4 + 4 + 4 + 2 + 2;
+// Charts: the answer, throughput, p99 and p99.9 vs threads, one panel per
+// operation type (one workload: READ, UPDATE), 2 lines each
+// ("memory-workloada" and the <script> label); then each run over time:
+// throughput (4 series: runs with a result), p99 over time READ and UPDATE
+// (4 each), percentiles READ and UPDATE (4 each).
+constexpr int kCharts = 6 + 5;
+constexpr int kSeries = 6 * 2 + 4 + 4 + 4 + 4 + 4;
 
 TEST(SvgChartTest, LogYAxisHasDecades) {
   ChartSpec c{"l", "L", "x", "us", XAxis::kLinear, {{"r", {{0, 0.5}, {1, 20}, {2, 3000}}, false, ""}}, true};
@@ -127,10 +199,14 @@ TEST(HtmlReportTest, ChartsSeriesTablesAndEscaping) {
   const std::string html = HtmlReport(SweepRuns());
   EXPECT_EQ(Count(html, "<svg class=\"chart\""), static_cast<std::size_t>(kCharts));
   EXPECT_EQ(Count(html, "<path class=\"series\""), static_cast<std::size_t>(kSeries));
-  // The interrupted run in the 5 per-run charts, its row in the 2 sweep charts.
-  EXPECT_EQ(Count(html, "stroke-dasharray"), 7u);
-  EXPECT_NE(html.find("id=\"throughput-vs-threads\""), std::string::npos);
-  EXPECT_EQ(html.find("id=\"p99-vs-target\""), std::string::npos);  // no target sweep
+  // The answer comes first: its charts before the first table.
+  ASSERT_NE(html.find("<section id=\"answer\">"), std::string::npos);
+  EXPECT_LT(html.find("<section id=\"answer\">"), html.find("<table"));
+  EXPECT_LT(html.find("<table"), html.find("id=\"throughput-over-time\""));
+  EXPECT_NE(html.find("id=\"throughput-vs-threads-read\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"p999-vs-threads-update\""), std::string::npos);
+  EXPECT_EQ(html.find("-vs-target"), std::string::npos);  // no target sweep
+  ExpectEverySeriesTellableApart(html);
   // The one script is ours; labels, details and properties are text.
   EXPECT_EQ(Count(html, "<script"), 1u);
   EXPECT_EQ(html.find("<b>"), std::string::npos);
@@ -155,9 +231,77 @@ TEST(HtmlReportTest, ChartsSeriesTablesAndEscaping) {
 TEST(HtmlReportTest, TargetSweepCharts) {
   std::vector<LoadedRun> runs = {MakeRun("a-1-target=500", 1, 500), MakeRun("a-1-target=1000", 1, 1000)};
   const std::string html = HtmlReport(runs);
-  EXPECT_NE(html.find("id=\"p99-vs-target\""), std::string::npos);
-  EXPECT_NE(html.find("id=\"throughput-vs-target\""), std::string::npos);
-  EXPECT_EQ(html.find("id=\"throughput-vs-threads\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"p99-vs-target-read\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"throughput-vs-target-update\""), std::string::npos);
+  EXPECT_EQ(html.find("-vs-threads"), std::string::npos);
+}
+
+// A study of 5 stores x 3 workloads x 2 thread counts: a panel per workload,
+// a line per store, the summary naming the best and worst at 8 threads, and
+// the throughputs (100 .. 8000 ops/s) on a shared log axis.
+TEST(HtmlReportTest, AStudyOpensWithItsAnswer) {
+  std::vector<LoadedRun> runs;
+  const std::vector<std::pair<std::string, double>> stores = {{"rocksdb", 3}, {"leveldb", 2}, {"lmdb", 4}, {"sqlite", 0.1}, {"memory", 10}};
+  for (const char* w : {"workloada", "workloadb", "workloadc"}) {
+    for (const auto& [store, speed] : stores) {
+      for (int threads : {1, 8}) {
+        LoadedRun r = MakeRun(store + "-" + w + "-" + std::to_string(threads), threads, 0);
+        r.axes = {{"binding", store}, {"workload", std::string("workloads/") + w}, {"threadcount", std::to_string(threads)}};
+        r.report->phases[0].throughput_ops_per_s *= speed;
+        runs.push_back(r);
+      }
+    }
+  }
+  const std::string html = HtmlReport(runs);
+  EXPECT_LT(html.find("<section id=\"answer\">"), html.find("<table"));
+  EXPECT_NE(html.find("<strong>workloadb</strong> at 8 threads: highest throughput <strong>memory</strong> (8000 ops/s), lowest "
+                      "<strong>sqlite</strong> (80 ops/s); p99 1.19 ms for all"),
+            std::string::npos)
+      << html.substr(html.find("<p class=\"summary\">"), 600);
+  for (const char* w : {"workloada", "workloadb", "workloadc"}) {
+    const std::size_t at = html.find(std::string("id=\"throughput-vs-threads-") + w + "\"");
+    ASSERT_NE(at, std::string::npos) << w;
+    EXPECT_NE(html.find("data-series=\"5\" data-ylog=\"1\"", at), std::string::npos);
+  }
+  EXPECT_NE(html.find("the panels share their y axis (a log scale"), std::string::npos);
+  // Each run over time: per workload, 10 runs a chart.
+  EXPECT_NE(html.find("id=\"throughput-over-time-workloadc\""), std::string::npos);
+  ExpectEverySeriesTellableApart(html);
+}
+
+TEST(HtmlReportTest, MoreThanTwelveLinesAreSplitIntoPanels) {
+  std::vector<LoadedRun> runs;
+  for (int i = 0; i < 26; ++i) {
+    for (int threads : {1, 2}) runs.push_back(MakeRun("store" + std::to_string(i) + "-workloada-" + std::to_string(threads), threads, 0));
+  }
+  const std::string html = HtmlReport(runs);
+  EXPECT_NE(html.find("id=\"throughput-vs-threads-read-3\""), std::string::npos);
+  EXPECT_NE(html.find("<figcaption>READ (3/3)</figcaption>"), std::string::npos);
+  EXPECT_EQ(html.find("id=\"throughput-vs-threads-read-4\""), std::string::npos);
+  ExpectEverySeriesTellableApart(html);
+}
+
+TEST(HtmlReportTest, OneRunIsADashboard) {
+  LoadedRun r = MakeRun("rocksdb-workloada-2", 2, 0);
+  PhaseResult load = r.report->phases[0];
+  load.phase = "load";
+  load.start_unix_ms = 1'000'000;
+  r.report->phases[0].start_unix_ms = 1'000'000 + 5'000;  // 3 s of load, then 2 s of warm-up
+  r.report->phases[0].store_stats = {{"rocksdb.block-cache-hit", "1234"}};
+  r.report->phases.insert(r.report->phases.begin(), load);
+  r.report->properties.emplace_back("warmup.seconds", "2");
+  const std::string html = HtmlReport({r});
+  ASSERT_NE(html.find("<section id=\"dashboard\">"), std::string::npos);
+  EXPECT_EQ(html.find("<section id=\"answer\">"), std::string::npos);
+  EXPECT_LT(html.find("<section id=\"dashboard\">"), html.find("<table"));
+  // Phases marked where they start (0 and 5 s), the warm-up (3..5 s) shaded.
+  EXPECT_NE(html.find("<g class=\"band\">"), std::string::npos);
+  EXPECT_NE(html.find(">warm-up</text>"), std::string::npos);
+  EXPECT_NE(html.find(">load</text></g>"), std::string::npos);
+  EXPECT_NE(html.find(">run</text></g>"), std::string::npos);
+  EXPECT_NE(html.find("id=\"dashboard-percentiles-read\""), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"l\">run</td><td class=\"l\">rocksdb.block-cache-hit</td><td>1234</td>"), std::string::npos);
+  EXPECT_EQ(html.find("id=\"throughput-over-time\""), std::string::npos) << "the dashboard replaces the detail charts";
 }
 
 // Headless Chromium (Debian's chromium; scripts/setup.sh installs it) renders
