@@ -133,7 +133,10 @@ std::string PanelSummary(const Panel& panel, const std::string& axis, const std:
     return v;
   };
   const auto t = at_top(thr), p = at_top(p99);
-  std::string s = "<strong>" + HtmlEscape(panel.name) + "</strong> at " + FormatDouble(x_top) + " " + HtmlEscape(axis_name) + ": ";
+  const std::string where = axis == "threads" ? FormatDouble(x_top) + " threads"
+                            : axis == "target" ? "a target of " + FormatDouble(x_top) + " ops/s"
+                                               : axis_name + " = " + FormatDouble(x_top);
+  std::string s = "<strong>" + HtmlEscape(panel.name) + "</strong> at " + HtmlEscape(where) + ": ";
   if (t.size() == 1) {
     s += HtmlEscape(t[0].second) + " alone, " + Readable(t[0].first) + " ops/s";
   } else if (!t.empty()) {
@@ -235,7 +238,7 @@ ChartSpec PercentileChart(const std::string& id, const std::string& title, const
 }
 
 std::string AnswerSection(const std::vector<const LoadedRun*>& runs, const std::string& axis) {
-  const std::string axis_name = axis == "target" ? "ops/s target" : axis;
+  const std::string axis_name = axis == "target" ? "target rate" : axis;
   const std::string x_label = axis == "target" ? "target (ops/s)" : axis;
   // Panels: one per workload, or per operation type of the one workload.
   std::vector<Panel> panels;
