@@ -132,6 +132,15 @@ std::string Rewrite(const std::string& plan, const std::vector<std::pair<std::st
   return out;
 }
 
+TEST(ReportBrowserTest, ShortensAPlanAndNamesABindingThisBuildLacks) {
+  const std::string plan = "results = \"results/x\"\nduration_s = 2   # measured\nduration_sx = 1\n"
+                           "[axes]\nbinding = [\"memory\", \"nosuchstore\"]\nworkload = [\"workloads/workloada\"]\n";
+  EXPECT_EQ(MissingBindings(plan), std::vector<std::string>{"nosuchstore"});
+  EXPECT_EQ(Rewrite(plan, {{"duration_s", "0.05"}, {"results", "\"/tmp/r\""}}),
+            "results = \"/tmp/r\"\nduration_s = 0.05\nduration_sx = 1\n[axes]\nbinding = [\"memory\", \"nosuchstore\"]\n"
+            "workload = [\"" STOREBENCH_SOURCE_DIR "/workloads/workloada\"]\n");
+}
+
 // Runs plans/NAME.toml shortened by `values` in a temporary directory, reports
 // it, and checks the report in the browser. `runs`: how many the plan has.
 void RunReportAndCheck(const std::string& name, std::vector<std::pair<std::string, std::string>> values, std::size_t runs) {
