@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/output_file.h"
 #include "report/compare.h"
+#include "report/report_script.h"
 #include "report/study_charts.h"
 #include "report/svg_chart.h"
 #include "report/text_report.h"
@@ -298,9 +299,7 @@ std::string HtmlReport(const std::vector<LoadedRun>& all, const std::vector<Time
     o += RunSections(runs, loads, dashboard ? "" : DetailCharts(ctx));
   }
   for (std::size_t i = 0; i < timeseries.size(); ++i) o += TimeseriesSection(timeseries[i], i);
-  o += "<script>\n(function(){var n=document.querySelectorAll('svg path.series').length,"
-       "c=document.querySelectorAll('svg.chart').length;"
-       "document.getElementById('drawn').textContent=n+' series drawn in '+c+' charts.';})();\n</script>\n";
+  o += "<script>\n" + std::string(ReportScript()) + "</script>\n";
   o += "</body></html>\n";
   return o;
 }
