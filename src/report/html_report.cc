@@ -51,7 +51,7 @@ svg .mark line{stroke:#777;stroke-dasharray:4 3}svg .mark text{fill:#555}
 ul.legend{list-style:none;padding:0;margin:4px 0;max-width:720px;columns:2}
 ul.legend li{font-size:12px;cursor:pointer;user-select:none}ul.legend li.off{opacity:.4;text-decoration:line-through}
 svg.key{vertical-align:middle;margin-right:6px;overflow:visible}svg.key path.series{stroke-width:1.8}
-div.panels{display:flex;flex-wrap:wrap;gap:0 8px}div.panels figure.chart{margin-right:0}
+div.panels{display:flex;flex-wrap:wrap;gap:0 8px}div.panels figure.chart{margin-right:0}div.panels figure.chart ul.legend{max-width:420px}
 section#answer p.summary{background:#f6f8fb;border-left:4px solid #0072B2;padding:8px 12px;max-width:1460px}
 p.note{color:#555;font-size:13px;margin:2px 0 6px}h3{font-size:15px;margin:18px 0 4px}
 details{margin:4px 0}details pre{background:#f7f7f7;padding:6px;white-space:pre-wrap}

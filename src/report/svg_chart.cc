@@ -141,7 +141,7 @@ std::string Marker(const char* marker, double x, double y, bool hollow, const st
 }  // namespace
 
 std::string SvgChart(const ChartSpec& c) {
-  const double width = c.small ? 460 : 720, height = c.small ? 300 : 380;
+  const double width = c.small ? 420 : 720, height = c.small ? 290 : 380;
   const bool y_log = ChartUsesLogY(c);
   double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
   for (const auto& s : c.series) {

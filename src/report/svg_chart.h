@@ -53,7 +53,7 @@ struct ChartSpec {
   bool y_log_if_wide = false;
   // A fixed y range (panels that share their y axis); y_max 0 = from the data.
   double y_min = 0, y_max = 0;
-  // A panel of small multiples: 460 x 300 instead of 720 x 380.
+  // A panel of small multiples: 420 x 290 instead of 720 x 380, three to a row.
   bool small = false;
   // Shaded x ranges (a warm-up) and marked x positions (where a phase starts).
   struct Band {
@@ -70,7 +70,7 @@ bool ChartUsesLogY(const ChartSpec& chart);
 // The smallest positive and the largest y of the chart's finite points (0, 0 if none).
 std::pair<double, double> ChartYRange(const ChartSpec& chart);
 
-// A <figure> holding the chart's SVG (720 x 380 user units, or 460 x 300
+// A <figure> holding the chart's SVG (720 x 380 user units, or 420 x 290
 // small) and its legend.
 std::string SvgChart(const ChartSpec& chart);
 
