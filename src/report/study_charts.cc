@@ -28,19 +28,6 @@ std::string Readable(double v) {
   return buf;
 }
 
-// A latency in microseconds as people read it: 850 us, 1.23 ms, 2.50 s.
-std::string ReadableUs(double us) {
-  char buf[64];
-  if (us >= 1e6) {
-    std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
-  } else if (us >= 1000) {
-    std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.3g us", us);
-  }
-  return buf;
-}
-
 std::string IdPart(const std::string& s) {
   std::string id;
   for (char c : s) id += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : '-';
@@ -144,12 +131,12 @@ std::string PanelSummary(const Panel& panel, const std::string& axis, const std:
          HtmlEscape(t.front().second) + "</strong> (" + Readable(t.front().first) + " ops/s)";
   }
   if (p.size() == 1) {
-    s += ", p99 " + ReadableUs(p[0].first);
-  } else if (p.size() > 1 && ReadableUs(p.front().first) == ReadableUs(p.back().first)) {
-    s += "; p99 " + ReadableUs(p.front().first) + " for all";
+    s += ", p99 " + FormatLatency(1e3 * p[0].first);
+  } else if (p.size() > 1 && FormatLatency(1e3 * p.front().first) == FormatLatency(1e3 * p.back().first)) {
+    s += "; p99 " + FormatLatency(1e3 * p.front().first) + " for all";
   } else if (p.size() > 1) {
-    s += "; lowest p99 <strong>" + HtmlEscape(p.front().second) + "</strong> (" + ReadableUs(p.front().first) + "), highest <strong>" +
-         HtmlEscape(p.back().second) + "</strong> (" + ReadableUs(p.back().first) + ")";
+    s += "; lowest p99 <strong>" + HtmlEscape(p.front().second) + "</strong> (" + FormatLatency(1e3 * p.front().first) + "), highest <strong>" +
+         HtmlEscape(p.back().second) + "</strong> (" + FormatLatency(1e3 * p.back().first) + ")";
   }
   return s + ".";
 }

@@ -174,20 +174,17 @@ std::string FormatStatusLine(std::chrono::system_clock::time_point now, double e
   return s;
 }
 
-namespace {
-// A latency in ns as people read it: "850 us", "1.23 ms", "2.50 s".
-std::string HumanLatency(std::uint64_t ns) {
+std::string FormatLatency(double ns) {
   char buf[32];
-  if (ns < 1'000'000) {
-    std::snprintf(buf, sizeof buf, "%llu us", static_cast<unsigned long long>(ns / 1000));
-  } else if (ns < 1'000'000'000) {
-    std::snprintf(buf, sizeof buf, "%.2f ms", static_cast<double>(ns) / 1e6);
+  if (ns < 1e6) {
+    std::snprintf(buf, sizeof buf, "%.3g us", ns / 1e3);
+  } else if (ns < 1e9) {
+    std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
   } else {
-    std::snprintf(buf, sizeof buf, "%.2f s", static_cast<double>(ns) / 1e9);
+    std::snprintf(buf, sizeof buf, "%.2f s", ns / 1e9);
   }
   return buf;
 }
-}  // namespace
 
 std::string FormatProgressLine(std::string_view phase, double elapsed_s, std::uint64_t done,
                                std::uint64_t planned, double last_ops_per_s, const Histogram& last_latency,
@@ -205,7 +202,7 @@ std::string FormatProgressLine(std::string_view phase, double elapsed_s, std::ui
     s += " ops";
   }
   s += " | now " + std::to_string(static_cast<std::uint64_t>(std::max(0.0, last_ops_per_s))) + " ops/s";
-  if (last_latency.count() > 0) s += ", p99 " + HumanLatency(last_latency.ValueAtPercentile(99));
+  if (last_latency.count() > 0) s += ", p99 " + FormatLatency(static_cast<double>(last_latency.ValueAtPercentile(99)));
   s += " | " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
   return s;
 }

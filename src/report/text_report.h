@@ -96,6 +96,10 @@ std::string FormatStatusLine(std::chrono::system_clock::time_point now, double e
                              std::optional<std::int64_t> remaining_s, const std::vector<StatusOp>& ops,
                              StatusClock clock = StatusClock::kLocal);
 
+// A latency in nanoseconds as people read it, 3 significant digits:
+// "0.445 us", "850 us", "1.23 ms", "2.50 s".
+std::string FormatLatency(double ns);
+
 // The progress line shown on a terminal (rewritten in place, without the
 // "\r"): "run: 120000/400000 ops (30%), ETA 7 seconds | now 41234 ops/s,
 // p99 1.23 ms | 0 errors" ("now": the last series interval). planned 0 (a time-bounded run) leaves out the
