@@ -47,6 +47,9 @@ Options (YCSB's spelling, or the long form):
   --metrics-listen [HOST:]PORT
                            serve live metrics for Prometheus at http://HOST:PORT/metrics while the
                            job runs (HOST defaults to 127.0.0.1; port 0 picks one and prints it)
+  --slo EXPR               a gate on the phase's result, repeatable: p99<=5ms, READ.p99.9<20ms,
+                           throughput>=40000, errors<=0.1%; prints [SLO] lines, exit 3 when one fails
+                           (-p slo.abort=true: stop as soon as a status interval fails one)
   -load, --load            the load phase (YCSB Client style: storebench -load -db NAME ...)
   -t, --transactions       the run phase (YCSB Client style)
 
@@ -67,6 +70,7 @@ Examples:
   storebench run   rocksdb -k 1000000 -o S:2048 -w RU,80 -z 8 -d 60 --explain
 
 Exit codes: 0 done; 1 data-integrity check failed; 2 bad input or a store that cannot be opened;
+3 an --slo gate failed;
 130/143 interrupted by SIGINT/SIGTERM (partial results are still printed and written).
 )";
 }
@@ -135,6 +139,8 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
       cl.timeseries_file = need_value(i, a);
     } else if (a == "--metrics-listen") {
       cl.metrics_listen = need_value(i, a);
+    } else if (a == "--slo") {
+      cl.slo.push_back(need_value(i, a));
     } else if (IsAerospikeFlag(a) && (cl.command.empty() || cl.command == "load" || cl.command == "run" ||
                                       cl.command == "bench")) {
       const std::string& value = need_value(i, a);
@@ -152,7 +158,7 @@ CommandLine ParseCommandLine(const std::vector<std::string>& args) {
     } else if (!a.empty() && a[0] == '-') {
       const std::vector<std::string> opts = {"-P", "-p", "-db", "-threads", "-target", "-s", "-l", "-load", "-t",
                                              "--props", "--set", "--db", "--threads", "--target", "--status",
-                                             "--label", "--json", "--part", "--hdr-log", "--timeseries", "--metrics-listen", "--load", "--transactions", "--help",
+                                             "--label", "--json", "--part", "--hdr-log", "--timeseries", "--metrics-listen", "--slo", "--load", "--transactions", "--help",
                                              "--resume", "--dry-run", "--by", "--metric", "--format", "--output",
                                              "-k", "-o", "-w", "-z", "-d", "-g", "--explain"};
       std::string hint = ClosestMatch(a, opts);

@@ -23,6 +23,7 @@ struct CommandLine {
   std::string hdr_log_file;                                      // --hdr-log
   std::string timeseries_file;                                   // --timeseries (also merge)
   std::string metrics_listen;                                    // --metrics-listen HOST:PORT
+  std::vector<std::string> slo;                                  // --slo EXPR, repeatable
   // Aerospike-style flags (-k -o -w -z -d -g) as given, each with the
   // properties it expanded to (also in `overrides`, in argument order).
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> expanded_flags;

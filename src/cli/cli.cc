@@ -109,6 +109,7 @@ void Explain(const std::vector<std::string>& args, const CommandLine& cl, std::o
   if (!cl.hdr_log_file.empty()) out << " --hdr-log " << cl.hdr_log_file;
   if (!cl.timeseries_file.empty()) out << " --timeseries " << cl.timeseries_file;
   if (!cl.metrics_listen.empty()) out << " --metrics-listen " << cl.metrics_listen;
+  for (const auto& e : cl.slo) out << " --slo '" << e << "'";
   out << "\n";
   for (const auto& [flag, props] : cl.expanded_flags) {
     out << "#   " << flag << " ->";
@@ -164,7 +165,8 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
                    .json_file = cl.json_file,
                    .hdr_log_file = cl.hdr_log_file,
                    .timeseries_file = cl.timeseries_file,
-                   .metrics_listen = cl.metrics_listen},
+                   .metrics_listen = cl.metrics_listen,
+                   .slo = cl.slo},
                   out, err);
   } catch (const ConfigError& e) {
     err << "storebench: " << RankPrefix() << e.what() << "\n";

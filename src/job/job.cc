@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <functional>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +28,7 @@
 #include "report/hdr_log.h"
 #include "report/json_report.h"
 #include "report/merge.h"
+#include "report/slo.h"
 #include "report/text_report.h"
 #include "runner/runner.h"
 
@@ -159,6 +162,36 @@ int RankExitCode(const RunReport& report) {
   return integrity > 0 ? 1 : 0;
 }
 
+// slo.abort=true: a check after each status interval that stops the phase
+// once the interval fails one of the gates (and says which on `err`).
+std::function<bool(const std::array<std::unique_ptr<Histogram>, kNumOpTypes>&, const std::array<std::uint64_t, kNumOpTypes>&,
+                   double)>
+SloStopCheck(const std::vector<SloGate>& gates, bool loading, std::ostream& err) {
+  return [&gates, loading, &err](const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& latency,
+                                 const std::array<std::uint64_t, kNumOpTypes>& failed, double ops_per_s) {
+    SloFigures f;
+    Histogram all;
+    for (int i = 0; i < kNumOpTypes; ++i) {
+      const auto t = static_cast<OpType>(i);
+      if (!latency[i] || t == OpType::kReadModifyWrite || t == OpType::kCleanup) continue;
+      f.latency[static_cast<std::size_t>(i)] = latency[i].get();
+      all.Merge(*latency[i]);
+      f.completed += latency[i]->count();
+      f.failed += failed[i];
+    }
+    f.all = &all;
+    f.throughput_ops_per_s = ops_per_s;
+    for (const SloGate& g : gates) {
+      const SloCheck c = CheckSlo(g, f);
+      if (c.pass || std::isnan(c.value)) continue;  // an interval without that figure proves nothing
+      err << "storebench: slo.abort: the last status interval failed --slo '" << g.expr << "' (" << c.value
+          << (g.unit == "%" ? "%" : " " + g.unit) << "); stopping the " << (loading ? "load" : "run") << " phase\n";
+      return true;
+    }
+    return false;
+  };
+}
+
 // The job's exit code, with the line on `err` that says why it is not 0
 // (and each workload check's summary).
 int ExitCode(const RunReport& report, std::uint64_t max_errors, std::ostream& err) {
@@ -189,6 +222,18 @@ int ExitCode(const RunReport& report, std::uint64_t max_errors, std::ostream& er
           << " failed operations; the results above are partial\n";
       return 1;
     }
+  }
+  std::size_t gates = 0, failures = 0;
+  std::string failed;
+  for (const auto& ph : report.phases) {
+    for (const auto& g : ph.slo) {
+      ++gates;
+      if (!g.pass) failed += (failures++ == 0 ? "'" : ", '") + g.expr + "'";
+    }
+  }
+  if (failures > 0) {
+    err << "storebench: " << failures << " of " << gates << " --slo gate(s) failed: " << failed << "\n";
+    return 3;
   }
   return 0;
 }
@@ -290,6 +335,10 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
   if (!text_path.empty()) CheckOutputPath(text_path, "the text result");
   // The log itself is written from the first phase on.
   if (!spec.hdr_log_file.empty()) CheckOutputPath(spec.hdr_log_file, "the HdrHistogram log");
+  // --slo gates: a bad expression ends the job before anything runs.
+  std::vector<SloGate> gates;
+  for (const std::string& e : spec.slo) gates.push_back(ParseSloGate(e));
+  if (co.slo_abort && gates.empty()) throw ConfigError("slo.abort=true needs at least one --slo gate");
   // The endpoint listens, and the time series is opened, before the store
   // is: a port in use or a path refused ends the job before anything runs.
   const std::string label = co.label.empty() ? DefaultLabel(binding.name, spec.property_files, co.runner.threads) : co.label;
@@ -368,6 +417,8 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
       };
     }
     if (print) live.Attach(o, loading ? "load" : "run");
+    const bool gated = loading == (spec.command == "load");
+    if (print && gated && co.slo_abort) o.stop_check = SloStopCheck(gates, o.loading, err);
     Runner runner(*store, *workload, o, clock, &err);
     PhaseResult r = runner.Run();
     if (print) live.Flush();
@@ -437,6 +488,12 @@ int RunJob(const JobSpec& spec, std::ostream& out, std::ostream& real_err) {
     live.WriteMerged(report, co.runner.status_interval_s);
   }
 
+  // The gates, on the phase they hold (run; load for `load`), of the whole job under MPI.
+  if (!gates.empty()) {
+    for (PhaseResult& ph : report.phases) {
+      if ((ph.phase == "load") == (spec.command == "load")) ph.slo = CheckSlos(gates, ph);
+    }
+  }
   std::ostringstream text;
   for (std::size_t i = 0; i < report.phases.size(); ++i) {
     if (report.phases.size() > 1) text << "# storebench " << spec.command << ": " << report.phases[i].phase << " phase\n";

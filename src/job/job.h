@@ -38,6 +38,7 @@ struct JobSpec {
   std::string hdr_log_file;                                    // "" = none
   std::string timeseries_file;                                 // --timeseries; "" = none
   std::string metrics_listen;                                  // --metrics-listen; "" = none
+  std::vector<std::string> slo;                                // --slo gates (report/slo.h)
 };
 
 // Runs the job; returns its exit code: 0, 1 (a data integrity or workload

@@ -90,6 +90,7 @@ ClientOptions ReadClientOptions(const Properties& p) {
   o.runner.series_interval_s = p.GetDouble("timeseries.granularity", 1000, 1) / 1000.0;
   o.runner.warmup_operations = static_cast<std::uint64_t>(p.GetInt("warmup.operations", 0, 0));
   o.runner.warmup_s = p.GetDouble("warmup.seconds", 0, 0);
+  o.slo_abort = p.GetBool("slo.abort", false);
   o.exporter = p.GetString("exporter", "site.ycsb.measurements.exporter.TextMeasurementsExporter");
   o.exportfile = p.GetString("exportfile", "");
   o.label = p.GetString("label", "");

@@ -35,6 +35,7 @@ struct ClientOptions {
   std::string exporter;
   std::string exportfile;
   std::string label;
+  bool slo_abort = false;  // slo.abort: stop a phase once a status interval fails an --slo gate
 };
 ClientOptions ReadClientOptions(const Properties& p);
 

@@ -78,6 +78,13 @@ struct PhaseResult {
   std::uint64_t integrity_failures = 0;     // dataintegrity mismatches
   std::vector<std::string> notes;           // e.g. accepted-but-ignored properties
   std::optional<ValidationResult> validation;  // run phase of a workload that checks itself
+  // The gates (`--slo`) this phase was held to, with what it measured.
+  struct Slo {
+    std::string expr;   // as given: "p99<=5ms"
+    double value = 0;   // the phase's figure, in the expression's unit (ms here)
+    bool pass = false;
+  };
+  std::vector<Slo> slo;
 };
 
 // One client process's figures, kept in a merged result (storebench merge).

@@ -86,6 +86,17 @@ Json PhaseJson(const PhaseResult& p) {
     v["figures"] = StringMap(p.validation->figures);
     j["validation"] = std::move(v);
   }
+  if (!p.slo.empty()) {
+    Json gates = Json::array();
+    for (const auto& g : p.slo) {
+      Json x = Json::object();
+      x["expr"] = g.expr;
+      x["value"] = std::isfinite(g.value) ? Json(g.value) : Json(nullptr);  // null: nothing to measure
+      x["pass"] = g.pass;
+      gates.push_back(std::move(x));
+    }
+    j["slo"] = std::move(gates);
+  }
 
   Json ops = Json::array();
   for (const OpResult& op : p.ops) {
@@ -422,6 +433,19 @@ PhaseResult ReadPhase(const Json& j, const std::string& path) {
     val.summary = String(vf("summary"), Child(vp, "summary"));
     val.figures = ReadStringMap(vf("figures"), Child(vp, "figures"));
     p.validation = std::move(val);
+  }
+  if (j.contains("slo")) {
+    const Json& gates = Array(j["slo"], c("slo"));
+    for (std::size_t i = 0; i < gates.size(); ++i) {
+      const std::string gp = Child(c("slo"), i);
+      const Json& g = Object(gates[i], gp);
+      PhaseResult::Slo x;
+      x.expr = String(Field(g, gp, "expr"), Child(gp, "expr"));
+      const Json& v = Field(g, gp, "value");
+      x.value = v.is_null() ? std::numeric_limits<double>::quiet_NaN() : Double(v, Child(gp, "value"));
+      x.pass = Bool(Field(g, gp, "pass"), Child(gp, "pass"));
+      p.slo.push_back(std::move(x));
+    }
   }
   const Json& ops = Array(f("ops"), c("ops"));
   for (std::size_t i = 0; i < ops.size(); ++i) p.ops.push_back(ReadOp(ops[i], Child(c("ops"), i)));

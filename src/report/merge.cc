@@ -1,4 +1,5 @@
 #include "report/merge.h"
+#include "report/slo.h"
 
 #include <algorithm>
 #include <cmath>
@@ -335,6 +336,15 @@ RunReport MergeResults(const std::vector<MergeInput>& inputs) {
     if (auto v = sum_int("insertcount")) props["insertcount"] = std::to_string(*v);
   }
   m.properties.assign(props.begin(), props.end());
+  // The parts' gates, held against the whole job's phase.
+  for (PhaseResult& ph : m.phases) {
+    for (const PhaseResult& part : inputs[order.front().second].report.phases) {
+      if (part.phase != ph.phase || part.slo.empty()) continue;
+      std::vector<SloGate> gates;
+      for (const auto& g : part.slo) gates.push_back(ParseSloGate(g.expr));
+      ph.slo = CheckSlos(gates, ph);
+    }
+  }
   return m;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "report/slo.h"
 
 namespace storebench {
 
@@ -128,6 +129,7 @@ void WriteTextSummary(const PhaseResult& r, std::ostream& out) {
       WriteBlock(out, "Intended-" + op.name, op.intended, r.percentiles, intended_only ? &op : nullptr);
     }
   }
+  for (const auto& g : r.slo) out << FormatSloLine(g) << "\n";
 }
 
 std::string FormatStatusLine(std::chrono::system_clock::time_point now, double elapsed_s,

@@ -365,6 +365,7 @@ PhaseResult Runner::RunPhase() {
     taken.ResetInterval();
   };
   StatusCombiner* const combiner = opts_.status ? opts_.status_combiner : nullptr;
+  std::string abort_reason;  // set by stop_check
   // Progress: one line that rewrites itself; a status line is printed above it.
   bool progress_shown = false;
   auto print_progress = [&](std::int64_t now) {
@@ -398,6 +399,11 @@ PhaseResult Runner::RunPhase() {
     const double elapsed_s = static_cast<double>(now - start) / 1e9;
     const double dt = static_cast<double>(now - last_status_t) / 1e9;
     const double cur = dt > 0 ? static_cast<double>(done - std::min(done, last_status_ops)) / dt : 0;
+    if (opts_.stop_check && !finished && abort_reason.empty() && !stop.load() &&
+        opts_.stop_check(status_acc, status_failed, cur)) {
+      abort_reason = "slo.abort";
+      stop.store(true);
+    }
     if (opts_.status && print && status_out_ != nullptr) {
       std::optional<std::int64_t> remaining;
       if (planned > 0 && done > 0) {
@@ -457,6 +463,7 @@ PhaseResult Runner::RunPhase() {
     if (now >= next_status + kGraceNs) {
       print_status(now, false);
       next_status += status_ns;
+      if (!abort_reason.empty()) stop_reason = abort_reason;
     }
     std::int64_t wake = std::min({next_point + kGraceNs, next_status + kGraceNs, now + 20'000'000});
     if (max_ns > 0) wake = std::min(wake, std::max(now, start + max_ns));

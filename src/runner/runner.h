@@ -104,6 +104,13 @@ struct RunnerOptions {
                      const std::array<std::unique_ptr<Histogram>, kNumOpTypes>&,
                      const std::array<std::uint64_t, kNumOpTypes>& failed)>
       on_status;
+  // If set, called on the collector thread after each status interval of
+  // the phase (not the last, partial one) with that interval's figures (as
+  // on_status) and its throughput; returning true stops the phase early
+  // (stop_reason "slo.abort": an --slo gate failed with slo.abort=true).
+  std::function<bool(const std::array<std::unique_ptr<Histogram>, kNumOpTypes>&,
+                     const std::array<std::uint64_t, kNumOpTypes>& failed, double ops_per_s)>
+      stop_check;
   // If set, the collector publishes the phase's figures there once per
   // series interval (BeginPhase/EndPhase around the phase). Not owned.
   LiveMetrics* live = nullptr;
