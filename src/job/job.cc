@@ -169,18 +169,8 @@ std::function<bool(const std::array<std::unique_ptr<Histogram>, kNumOpTypes>&, c
 SloStopCheck(const std::vector<SloGate>& gates, bool loading, std::ostream& err) {
   return [&gates, loading, &err](const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& latency,
                                  const std::array<std::uint64_t, kNumOpTypes>& failed, double ops_per_s) {
-    SloFigures f;
     Histogram all;
-    for (int i = 0; i < kNumOpTypes; ++i) {
-      const auto t = static_cast<OpType>(i);
-      if (!latency[i] || t == OpType::kReadModifyWrite || t == OpType::kCleanup) continue;
-      f.latency[static_cast<std::size_t>(i)] = latency[i].get();
-      all.Merge(*latency[i]);
-      f.completed += latency[i]->count();
-      f.failed += failed[i];
-    }
-    f.all = &all;
-    f.throughput_ops_per_s = ops_per_s;
+    const SloFigures f = SloFiguresOfInterval(latency, failed, ops_per_s, all);
     for (const SloGate& g : gates) {
       const SloCheck c = CheckSlo(g, f);
       if (c.pass || std::isnan(c.value)) continue;  // an interval without that figure proves nothing

@@ -59,7 +59,6 @@ LiveOutputs::LiveOutputs(const LiveOutputOptions& o, std::ostream& err) : o_(o) 
 LiveOutputs::~LiveOutputs() = default;
 
 void LiveOutputs::Attach(RunnerOptions& o, const std::string& phase) {
-  phase_ = phase;
   if (server_) o.live = &metrics_;
   if (!csv_file_ || o_.merged_timeseries) return;
   std::ostream* out = &csv_file_->stream();

@@ -62,7 +62,6 @@ class LiveOutputs {
   LiveMetrics metrics_;
   std::unique_ptr<net::HttpServer> server_;
   std::unique_ptr<OutputFile> csv_file_;
-  std::string phase_;  // the attached phase, for the CSV's rows
 };
 
 // Parses --metrics-listen's "[HOST:]PORT" (HOST defaults to 127.0.0.1).

@@ -151,17 +151,10 @@ std::string RunSections(const std::vector<LoadedRun>& runs, const std::vector<Lo
 // by percentile), per group of runs (a workload of several), each chart of
 // at most 12 series.
 std::string DetailCharts(const Context& ctx) {
-  std::vector<std::string> groups;
-  for (const LoadedRun* r : ctx.with_result) {
-    const std::string g = DetailGroup(ctx.with_result, *r);
-    if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
-  }
   std::string o;
-  for (const std::string& g : groups) {
-    std::vector<const LoadedRun*> runs;
-    for (const LoadedRun* r : ctx.with_result) {
-      if (DetailGroup(ctx.with_result, *r) == g) runs.push_back(r);
-    }
+  for (const RunGroup& group : GroupByWorkload(ctx.with_result)) {
+    const std::string& g = group.workload;
+    const std::vector<const LoadedRun*>& runs = group.runs;
     const std::string suffix = g.empty() ? "" : ": " + g;
     const std::string id_suffix = g.empty() ? "" : ChartId("-", g);
     std::vector<ChartSpec> charts;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string_view>
 
 #include "core/error.h"
 #include "report/result_set.h"
@@ -142,33 +143,55 @@ SloCheck CheckSlo(const SloGate& g, const SloFigures& f) {
   return c;
 }
 
+namespace {
+// Neither a composite (read-modify-write: its read and update are counted)
+// nor the end-of-phase flush counts among a phase's operations.
+bool GatedType(std::string_view type) { return type != "READ-MODIFY-WRITE" && type != "CLEANUP"; }
+}  // namespace
+
+SloFigures SloFiguresOfInterval(const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& latency,
+                                const std::array<std::uint64_t, kNumOpTypes>& failed, double ops_per_s, Histogram& all) {
+  SloFigures f;
+  for (int i = 0; i < kNumOpTypes; ++i) {
+    if (!latency[i] || !GatedType(OpName(static_cast<OpType>(i)))) continue;
+    f.latency[static_cast<std::size_t>(i)] = latency[i].get();
+    all.Merge(*latency[i]);
+    f.completed += latency[i]->count();
+    f.failed += failed[i];
+  }
+  f.all = &all;
+  f.throughput_ops_per_s = ops_per_s;
+  return f;
+}
+
 std::vector<PhaseResult::Slo> CheckSlos(const std::vector<SloGate>& gates, const PhaseResult& ph) {
   std::vector<PhaseResult::Slo> out;
   if (gates.empty()) return out;
+  // The phase's figures, once; a gate on one type narrows them to it.
   const Histogram all = CombinedLatency(ph);
+  SloFigures phase;
+  phase.all = &all;
+  phase.throughput_ops_per_s = ph.throughput_ops_per_s;
+  phase.completed = ph.operations;
+  for (const OpResult& op : ph.ops) {
+    const bool failed = op.name.ends_with("-FAILED");
+    const std::string type = failed ? op.name.substr(0, op.name.size() - 7) : op.name;
+    if (failed && GatedType(type)) phase.failed += op.service.count();
+    if (failed) continue;
+    for (int i = 0; i < kNumOpTypes; ++i) {
+      if (op.name == OpName(static_cast<OpType>(i))) phase.latency[static_cast<std::size_t>(i)] = &ReportedLatency(ph, op);
+    }
+  }
   const double runtime_s = static_cast<double>(ph.runtime_ms) / 1e3;
   for (const SloGate& g : gates) {
-    SloFigures f;
-    f.all = &all;
-    f.throughput_ops_per_s = ph.throughput_ops_per_s;
-    f.completed = ph.operations;
-    for (const OpResult& op : ph.ops) {
-      const bool failed = op.name.ends_with("-FAILED");
-      const std::string type = failed ? op.name.substr(0, op.name.size() - 7) : op.name;
-      if (failed && type != "READ-MODIFY-WRITE" && type != "CLEANUP" && (g.op.empty() || g.op == type)) {
-        f.failed += op.service.count();
-      }
-      if (!failed) {
-        for (int i = 0; i < kNumOpTypes; ++i) {
-          if (op.name == OpName(static_cast<OpType>(i))) f.latency[static_cast<std::size_t>(i)] = &ReportedLatency(ph, op);
-        }
-      }
-    }
+    SloFigures f = phase;
     if (!g.op.empty()) {
-      // One type's own operations and rate.
+      // One type's own operations, failures and rate.
       std::uint64_t ok = 0;
+      f.failed = 0;
       for (const OpResult& op : ph.ops) {
         if (op.name == g.op) ok = op.service.count();
+        if (op.name == g.op + "-FAILED" && GatedType(g.op)) f.failed = op.service.count();
       }
       f.completed = ok + f.failed;
       f.throughput_ops_per_s = runtime_s > 0 ? static_cast<double>(f.completed) / runtime_s : 0;

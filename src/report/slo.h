@@ -66,6 +66,12 @@ struct SloCheck {
 };
 SloCheck CheckSlo(const SloGate& gate, const SloFigures& figures);
 
+// The figures of one status interval (slo.abort): its histograms and
+// failures per type, its throughput. `all` receives every gated type's
+// latency merged (the figures point into it and into `latency`).
+SloFigures SloFiguresOfInterval(const std::array<std::unique_ptr<Histogram>, kNumOpTypes>& latency,
+                                const std::array<std::uint64_t, kNumOpTypes>& failed, double ops_per_s, Histogram& all);
+
 // Every gate against a phase's result, in order.
 std::vector<PhaseResult::Slo> CheckSlos(const std::vector<SloGate>& gates, const PhaseResult& phase);
 

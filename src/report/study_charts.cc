@@ -229,18 +229,9 @@ std::string AnswerSection(const std::vector<const LoadedRun*>& runs, const std::
   const std::string x_label = axis == "target" ? "target (ops/s)" : axis;
   // Panels: one per workload, or per operation type of the one workload.
   std::vector<Panel> panels;
-  std::set<std::string> workloads;
-  for (const LoadedRun* r : runs) workloads.insert(WorkloadOf(*r));
-  if (workloads.size() > 1) {
-    for (const LoadedRun* r : runs) {
-      const std::string w = WorkloadOf(*r);
-      auto it = std::find_if(panels.begin(), panels.end(), [&](const Panel& p) { return p.name == w; });
-      if (it == panels.end()) {
-        panels.push_back({w, false, {}});
-        it = panels.end() - 1;
-      }
-      it->runs.push_back(r);
-    }
+  const std::vector<RunGroup> groups = GroupByWorkload(runs);
+  if (groups.size() > 1) {
+    for (const RunGroup& g : groups) panels.push_back({g.workload, false, g.runs});
   } else {
     for (const LoadedRun* r : runs) {
       for (const OpResult& o : r->MainPhase()->ops) {
@@ -295,10 +286,19 @@ std::string AnswerSection(const std::vector<const LoadedRun*>& runs, const std::
   return o + "</section>\n";
 }
 
-std::string DetailGroup(const std::vector<const LoadedRun*>& runs, const LoadedRun& run) {
-  std::set<std::string> workloads;
-  for (const LoadedRun* r : runs) workloads.insert(WorkloadOf(*r));
-  return workloads.size() > 1 ? WorkloadOf(run) : "";
+std::vector<RunGroup> GroupByWorkload(const std::vector<const LoadedRun*>& runs) {
+  std::vector<RunGroup> groups;
+  for (const LoadedRun* r : runs) {
+    const std::string w = WorkloadOf(*r);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const RunGroup& g) { return g.workload == w; });
+    if (it == groups.end()) {
+      groups.push_back({w, {}});
+      it = groups.end() - 1;
+    }
+    it->runs.push_back(r);
+  }
+  if (groups.size() == 1) groups.front().workload.clear();
+  return groups;
 }
 
 std::string RunDashboard(const LoadedRun& run) {

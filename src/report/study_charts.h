@@ -43,8 +43,12 @@ ChartSpec PercentileChart(const std::string& id, const std::string& title, const
 // figures when the binding reported them.
 std::string RunDashboard(const LoadedRun& run);
 
-// The group a run's detail charts are drawn in: its workload when the runs
-// have several, else "" (one group).
-std::string DetailGroup(const std::vector<const LoadedRun*>& runs, const LoadedRun& run);
+// The runs grouped by workload, in order of first appearance, when they
+// have several workloads; else one group named "" holding them all.
+struct RunGroup {
+  std::string workload;  // the workload file's name; "" for the one group
+  std::vector<const LoadedRun*> runs;
+};
+std::vector<RunGroup> GroupByWorkload(const std::vector<const LoadedRun*>& runs);
 
 }  // namespace storebench
