@@ -96,6 +96,14 @@ TEST(AerospikeRouting, PeersAsTheServerSaysThem) {
   EXPECT_EQ(peers[1].addresses[1].port, 3000);
   ASSERT_TRUE(ParsePeers("0,3000,[]", &gen, &peers));
   EXPECT_TRUE(peers.empty());
+  // A peer with no address (found by the fuzzer: "0,2,[[0,2,[]]]") is left
+  // out; the peers after it still count.
+  ASSERT_TRUE(ParsePeers("0,2,[[0,2,[]]]", &gen, &peers));
+  EXPECT_TRUE(peers.empty());
+  ASSERT_TRUE(ParsePeers("4,3000,[[BB9,,[]],[BB8,,[127.0.0.1]]]", &gen, &peers));
+  ASSERT_EQ(peers.size(), 1u);
+  EXPECT_EQ(peers[0].node_id, "BB8");
+  EXPECT_FALSE(ParsePeers("4,3000,[[BB9,,[]][BB8,,[127.0.0.1]]]", &gen, &peers)) << "a missing comma is still refused";
 }
 
 TEST(AerospikeRouting, MalformedPeersAreRefused) {

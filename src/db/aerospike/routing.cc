@@ -121,8 +121,8 @@ bool ParsePeers(std::string_view answer, std::uint64_t* generation, std::vector<
   if (!ParseU64(c.Until(","), generation) || !c.Eat(',')) return false;
   if (!ParseU64(c.Until(","), &port) || port == 0 || port > 65535 || !c.Eat(',')) return false;
   if (!c.Eat('[')) return false;
-  while (!c.Eat(']')) {
-    if (!out->empty() && !c.Eat(',')) return false;
+  for (bool first = true; !c.Eat(']'); first = false) {
+    if (!first && !c.Eat(',')) return false;
     if (!c.Eat('[')) return false;
     Peer p;
     p.node_id = std::string(c.Until(",]"));
@@ -147,7 +147,8 @@ bool ParsePeers(std::string_view answer, std::uint64_t* generation, std::vector<
       if (c.pos >= answer.size()) return false;
     }
     if (!c.Eat(']')) return false;
-    out->push_back(std::move(p));
+    // A peer that names no address cannot be reached: left out, the rest kept.
+    if (!p.addresses.empty()) out->push_back(std::move(p));
     if (c.pos >= answer.size()) return false;
   }
   return c.pos == answer.size();

@@ -38,8 +38,9 @@ struct Peer {
   std::vector<net::Endpoint> addresses;
 };
 
-// Parses a peers-clear-std answer into its generation and peers. False
-// when the text is not one.
+// Parses a peers-clear-std answer into its generation and peers (a peer
+// listed with no address is left out: it cannot be reached). False when the
+// text is not one.
 bool ParsePeers(std::string_view answer, std::uint64_t* generation, std::vector<Peer>* out);
 
 }  // namespace storebench::aerospike
